@@ -1,0 +1,8 @@
+// One import for code that shares content: Apple's frameworks where they exist, OpenSharing's elsewhere.
+// Code written against Apple's API compiles unchanged against either.
+
+#if canImport(UniformTypeIdentifiers)
+@_exported public import UniformTypeIdentifiers
+#else
+@_exported public import OpenUniformTypeIdentifiers
+#endif
