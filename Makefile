@@ -1,0 +1,30 @@
+# OpenSharing — the two commands of the README's Quick start, and the benchmarks.
+#   make demo    run `sharing` on the bundled examples
+#   make test    build and run every test
+#   make bench   run the benchmarks side by side with their peers (Benchmarks/RESULTS.md)
+# Each first installs the Debian packages it needs that are missing.
+
+SWIFT ?= swift
+
+# Debian packages the build and the tests need.
+PACKAGES := zip unzip
+# More for the benchmarks' peers.
+BENCH_PACKAGES := $(PACKAGES) gcc pkg-config libglib2.0-dev shared-mime-info
+
+.PHONY: deps demo test bench
+
+deps:
+	@Tools/install-system-packages.sh $(PACKAGES)
+
+demo: deps
+	@$(SWIFT) build --product sharing
+	@Examples/demo.sh
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+bench:
+	@Tools/install-system-packages.sh $(BENCH_PACKAGES)
+	Benchmarks/compare-types.sh
+	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
