@@ -1,0 +1,29 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Benchmarks live in their own package so that the root package builds fast and has no benchmark
+// dependencies. `make bench` runs them; Benchmarks/RESULTS.md records what they printed.
+let package = Package(
+    name: "OpenSharingBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "OpenSharing", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "TypeLookups",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "SharingShim", package: "OpenSharing"),
+            ],
+            path: "Benchmarks/TypeLookups",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "TypeTiming",
+            dependencies: [.product(name: "SharingShim", package: "OpenSharing")],
+            path: "Benchmarks/TypeTiming"
+        ),
+    ]
+)
