@@ -1,0 +1,184 @@
+import Foundation
+import PropertyBased
+@testable import SharingFiles
+import Testing
+
+@Suite("The copy engine")
+final class FileCopierTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("opensharing-files-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func randomFile(_ name: String, bytes: Int) throws -> (URL, Data) {
+        // Pseudo-random bytes (a xorshift stream): no two chunks alike, fast even in a debug build.
+        var data = Data(count: bytes)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        data.withUnsafeMutableBytes { buffer in
+            for offset in stride(from: 0, to: buffer.count, by: 8) {
+                state ^= state << 13; state ^= state >> 7; state ^= state << 17
+                withUnsafeBytes(of: state) { word in
+                    for i in 0..<min(8, buffer.count - offset) { buffer[offset + i] = word[i] }
+                }
+            }
+        }
+        let url = directory.appendingPathComponent(name)
+        try data.write(to: url)
+        return (url, data)
+    }
+
+    @Test("the kernel path and the buffered path copy the same bytes, and progress ends at the size", arguments: [false, true])
+    func copies(buffered: Bool) throws {
+        let (source, data) = try randomFile("source.bin", bytes: 20 << 20 | 12345)
+        let destination = directory.appendingPathComponent("copy-\(buffered).bin")
+        var reported: [Int64] = []
+        let result = try FileCopier.copyFile(from: source.path, to: destination.path, forceBuffered: buffered) { bytes in
+            reported.append(bytes)
+            return true
+        }
+        #expect(result.bytes == Int64(data.count))
+        #expect(buffered ? result.method == .readWrite : result.method != .readWrite)
+        #expect(try Data(contentsOf: destination) == data)
+        #expect(reported.last == Int64(data.count))
+        #expect(zip(reported, reported.dropFirst()).allSatisfy { $0 < $1 })
+    }
+
+    @Test("an empty file copies")
+    func empty() throws {
+        let (source, _) = try randomFile("empty", bytes: 0)
+        let result = try FileCopier.copyFile(from: source.path, to: directory.appendingPathComponent("empty-copy").path)
+        #expect(result.bytes == 0)
+    }
+
+    @Test("an existing destination is never overwritten")
+    func exclusive() throws {
+        let (source, _) = try randomFile("a", bytes: 10)
+        let (existing, old) = try randomFile("b", bytes: 5)
+        #expect(throws: FileSystemError.self) { try FileCopier.copyFile(from: source.path, to: existing.path) }
+        #expect(try Data(contentsOf: existing) == old)
+    }
+
+    @Test("a FIFO is refused at once, not waited on; so is a directory")
+    func notRegular() throws {
+        let fifo = directory.appendingPathComponent("fifo")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        #expect(throws: FileSystemError.self) { try FileCopier.copyFile(from: fifo.path, to: directory.appendingPathComponent("f2").path) }
+        #expect(throws: FileSystemError.self) { try FileCopier.copyFile(from: directory.path, to: directory.appendingPathComponent("d2").path) }
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("f2").path))
+    }
+
+    @Test("cancelling removes the partial copy")
+    func cancel() throws {
+        let (source, _) = try randomFile("big", bytes: 24 << 20)
+        let destination = directory.appendingPathComponent("partial")
+        do {
+            try FileCopier.copyFile(from: source.path, to: destination.path) { $0 < 8 << 20 }
+            Issue.record("not cancelled")
+        } catch {
+            #expect(error.code == .cancelled)
+        }
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+    }
+
+    @Test("a symbolic link is followed only when asked")
+    func links() throws {
+        let (source, _) = try randomFile("target", bytes: 3)
+        let link = directory.appendingPathComponent("link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: source)
+        #expect(throws: FileSystemError.self) {
+            try FileCopier.copyFile(from: link.path, to: directory.appendingPathComponent("l1").path, followSymlinks: false)
+        }
+        #expect(try FileCopier.copyFile(from: link.path, to: directory.appendingPathComponent("l2").path).bytes == 3)
+    }
+
+    @Test("a missing source names the path and the reason")
+    func missing() {
+        do {
+            try FileCopier.copyFile(from: "/nonexistent/x", to: directory.appendingPathComponent("m").path)
+        } catch {
+            #expect(error.description == "cannot open /nonexistent/x: No such file or directory")
+        }
+    }
+}
+
+@Suite("Tree copies")
+struct TreeCopierTests {
+    @Test("links that stay inside are kept; links out, absolute links and FIFOs are left out and reported")
+    func links() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("opensharing-tree-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let tree = root.appendingPathComponent("tree")
+        try FileManager.default.createDirectory(at: tree.appendingPathComponent("a/b"), withIntermediateDirectories: true)
+        try Data("f".utf8).write(to: tree.appendingPathComponent("a/b/file"))
+        try FileManager.default.createSymbolicLink(atPath: tree.appendingPathComponent("a/up").path, withDestinationPath: "../a/b/file")
+        try FileManager.default.createSymbolicLink(atPath: tree.appendingPathComponent("a/out").path, withDestinationPath: "../../outside")
+        try FileManager.default.createSymbolicLink(atPath: tree.appendingPathComponent("abs").path, withDestinationPath: "/etc/passwd")
+        #expect(mkfifo(tree.appendingPathComponent("pipe").path, 0o600) == 0)
+        let copy = root.appendingPathComponent("copy")
+        let result = try TreeCopier.copyTree(from: tree.path, to: copy.path)
+        #expect(result.files == 2 && result.directories == 3 && result.bytes == 1)
+        #expect(Set(result.skipped.map(\.path)) == ["a/out", "abs", "pipe"])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: copy.appendingPathComponent("a/up").path) == "../a/b/file")
+        #expect(!FileManager.default.fileExists(atPath: copy.appendingPathComponent("abs").path))
+    }
+
+    @Test("lexical containment of link targets", arguments: [
+        ("x", "a/link", true), ("../x", "a/link", true), ("../../x", "a/link", false), ("/x", "link", false),
+        ("./b/../c", "link", true), ("..", "link", false), ("b/../../x", "link", false),
+    ])
+    func containment(_ target: String, _ link: String, _ inside: Bool) {
+        #expect(TreeCopier.staysInside(target: target, linkPath: link) == inside)
+    }
+
+    @Test("a tree deeper than the limit is refused, and nothing of it is left")
+    func depth() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("opensharing-deep-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let deep = (0...TreeCopier.maximumDepth + 1).map { _ in "d" }.joined(separator: "/")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("tree/" + deep), withIntermediateDirectories: true)
+        let copy = root.appendingPathComponent("copy")
+        #expect(throws: FileSystemError.self) { try TreeCopier.copyTree(from: root.appendingPathComponent("tree").path, to: copy.path) }
+        #expect(!FileManager.default.fileExists(atPath: copy.path))
+    }
+}
+
+@Suite("The naming rule")
+struct SafeFileNameTests {
+    static let hostileCharacters: [Character] = ["/", "\\", ".", "\u{0}", "\u{7}", "\n", "\u{202E}", "\u{200B}", " ", "a", "é", "日", "e\u{301}", ":", "*"]
+
+    @Test("names never escape a directory, never hide, never exceed 255 bytes, over generated hostile names")
+    func neverEscapes() async {
+        let hostile = Gen<Character?>.element(of: Self.hostileCharacters).map { $0! }.string(of: 0...300)
+        await propertyCheck(count: 500, input: hostile) { name in
+            let safe = SafeFileName.make(from: name, fallback: "item", extension: .keep)
+            #expect(!safe.isEmpty)
+            #expect(!safe.contains("/") && !safe.contains("\\"))
+            #expect(safe != "." && safe != ".." && !safe.hasPrefix("."))
+            #expect(safe.utf8.count <= 255)
+            #expect(!safe.unicodeScalars.contains { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format })
+            let inside = URL(fileURLWithPath: "/inbox").appendingPathComponent(safe).standardized.path
+            #expect(inside.hasPrefix("/inbox/"))
+        }
+    }
+
+    @Test("names differing only in Unicode normalization become one name")
+    func normalization() {
+        #expect(SafeFileName.make(from: "cafe\u{301}.txt", fallback: "x", extension: .keep)
+                == SafeFileName.make(from: "caf\u{E9}.txt", fallback: "x", extension: .keep))
+    }
+
+    @Test("collisions get a number before the extension")
+    func unique() {
+        let taken: Set<String> = ["a.txt", "a 2.txt"]
+        #expect(SafeFileName.unique("a.txt") { taken.contains($0) } == "a 3.txt")
+        #expect(SafeFileName.unique("b.txt") { taken.contains($0) } == "b.txt")
+        let long = String(repeating: "x", count: 251) + ".txt"
+        #expect(SafeFileName.unique(long) { $0 == long }.utf8.count <= 255)
+    }
+}
