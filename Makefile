@@ -20,11 +20,17 @@ demo: deps
 	@$(SWIFT) build --product sharing
 	@Examples/demo.sh
 
+# Tests of concurrent code run a second time under the thread sanitizer (its own build folder).
+TSAN_TESTS := OpenItemProviderTests|SharingShimTests
+
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_TESTS)'
 
 bench:
 	@Tools/install-system-packages.sh $(BENCH_PACKAGES)
 	Benchmarks/compare-types.sh
+	Benchmarks/compare-provider-copy.sh
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark

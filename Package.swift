@@ -8,29 +8,52 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// Where Apple's frameworks are missing and OpenSharing's modules stand in for them.
+let nonApplePlatforms: [Platform] = [.linux, .windows, .android, .wasi, .openbsd]
+
 let package = Package(
     name: "OpenSharing",
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "SharingShim", targets: ["SharingShim"]),
         .library(name: "OpenUniformTypeIdentifiers", targets: ["OpenUniformTypeIdentifiers"]),
+        .library(name: "OpenItemProvider", targets: ["OpenItemProvider"]),
         .executable(name: "sharing", targets: ["sharing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         .target(name: "PropertyLists", swiftSettings: strictSettings),
+        .target(name: "CSharingSystem"),
+        .target(
+            name: "SharingFiles",
+            dependencies: [
+                "CSharingSystem",
+                .target(name: "OpenUniformTypeIdentifiers", condition: .when(platforms: nonApplePlatforms)),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "OpenUniformTypeIdentifiers",
             dependencies: ["PropertyLists"],
             swiftSettings: strictSettings
         ),
         .target(
+            name: "OpenItemProvider",
+            dependencies: [
+                "OpenUniformTypeIdentifiers", "PropertyLists", "SharingFiles",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "SharingShim",
             dependencies: [
-                .target(name: "OpenUniformTypeIdentifiers", condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd])),
+                .target(name: "OpenUniformTypeIdentifiers", condition: .when(platforms: nonApplePlatforms)),
+                .target(name: "OpenItemProvider", condition: .when(platforms: nonApplePlatforms)),
             ],
             swiftSettings: strictSettings
         ),
@@ -38,6 +61,7 @@ let package = Package(
             name: "sharing",
             dependencies: [
                 "SharingShim",
+                "SharingFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -54,6 +78,21 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             resources: [.copy("Oracles")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SharingFilesTests",
+            dependencies: ["SharingFiles", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "OpenItemProviderTests",
+            dependencies: ["OpenItemProvider", "SharingShim", "OpenUniformTypeIdentifiers"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SharingShimTests",
+            dependencies: ["SharingShim"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,9 +1,9 @@
-import Synchronization
+import Foundation
 
 /// Dynamic types already made for a tag, so that asking again for an unknown extension costs a lookup,
 /// not an encoding and a closure. Bounded: when full it starts over (unknown tags are few in practice,
 /// and a hostile stream of distinct tags must not grow memory without end).
-final class DynamicTypeCache: Sendable {
+final class DynamicTypeCache: @unchecked Sendable {
     static let shared = DynamicTypeCache()
     static let capacity = 4096
 
@@ -13,17 +13,18 @@ final class DynamicTypeCache: Sendable {
         var parent: UTType?
     }
 
-    private let entries = Mutex<[Key: CustomType]>([:])
+    private let lock = NSLock()
+    private var entries: [Key: CustomType] = [:]
 
-    var count: Int { entries.withLock(\.count) }
+    var count: Int { lock.withLock { entries.count } }
 
     /// The dynamic type for a tag (already normalized) under a parent, made once.
     func type(tag: String, tagClass: UTTagClass, parent: UTType?) -> CustomType {
         let key = Key(tagClass: tagClass, tag: tag, parent: parent)
-        if let cached = entries.withLock({ $0[key] }) { return cached }
+        if let cached = lock.withLock({ entries[key] }) { return cached }
         let query = DynamicTypeIdentifier.Query(parent: parent?.identifier, tags: [.init(tagClass: tagClass, value: tag)])
         let made = CustomType(dynamic: query, parent: parent)
-        entries.withLock { entries in
+        lock.withLock {
             if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = made
         }

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 extension UTType {
@@ -17,7 +18,7 @@ extension UTType {
 
 /// The types apps declared, process-wide. Rebuilt whole on every registration (declarations are few and
 /// registered at launch), so every type's closure reflects every parent known at that time.
-final class TypeRegistry: Sendable {
+final class TypeRegistry: @unchecked Sendable {
     static let shared = TypeRegistry()
 
     private struct State {
@@ -29,23 +30,26 @@ final class TypeRegistry: Sendable {
         var byTag: [UTTagClass: [String: [CustomType]]] = [:]
     }
 
-    private let state = Mutex(State())
+    private let lock = NSLock()
+    private var unsafeState = State()
     /// Whether anything was ever registered: lookups skip the lock while nothing was (the common case).
     private let isEmpty = Atomic(true)
 
     func type(identifier: String) -> CustomType? {
         if isEmpty.load(ordering: .acquiring) { return nil }
-        return state.withLock { state in state.types[identifier] ?? state.types[identifier.lowercased()] }
+        return lock.withLock { unsafeState.types[identifier] ?? unsafeState.types[identifier.lowercased()] }
     }
 
     func types(tag: String, tagClass: UTTagClass) -> [CustomType] {
         if isEmpty.load(ordering: .acquiring) { return [] }
         let key = tag.lowercased()
-        return state.withLock { state in state.byTag[tagClass]?[key] ?? [] }
+        return lock.withLock { unsafeState.byTag[tagClass]?[key] ?? [] }
     }
 
     func register(_ declarations: [UTTypeDeclaration]) -> [UTTypeDeclaration] {
-        state.withLock { state in
+        lock.withLock {
+            var state = unsafeState
+            defer { unsafeState = state }
             var refused: [UTTypeDeclaration] = []
             for declaration in declarations {
                 let key = declaration.identifier.lowercased()

@@ -2,7 +2,10 @@
 // Code written against Apple's API compiles unchanged against either.
 
 #if canImport(UniformTypeIdentifiers)
+@_exported public import Foundation
 @_exported public import UniformTypeIdentifiers
 #else
+@_exported public import Foundation
 @_exported public import OpenUniformTypeIdentifiers
+@_exported public import OpenItemProvider
 #endif

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SharingFiles
 import SharingShim
 
 /// `sharing types`: what the type system says about identifiers, filename extensions, MIME types and files.
@@ -100,20 +101,10 @@ struct TypeAnswer: Encodable {
     }
 
     init(file path: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard FileManager.default.fileExists(atPath: path) else {
             throw TypeQueryError(description: "\(path): no such file or directory")
         }
-        let pathExtension = URL(fileURLWithPath: path).pathExtension
-        let type: UTType
-        if isDirectory.boolValue {
-            // A directory is a package or bundle when its extension says so, a plain folder otherwise.
-            let declared = pathExtension.isEmpty ? nil : UTType(filenameExtension: pathExtension, conformingTo: .directory)
-            type = declared.flatMap { $0.isDeclared ? $0 : nil } ?? .folder
-        } else {
-            type = pathExtension.isEmpty ? .data : UTType(filenameExtension: pathExtension) ?? .data
-        }
-        self.init(query: path, type: type)
+        self.init(query: path, type: contentType(ofFileAt: path))
     }
 
     private init(query: String, tag: String, tagClass: UTTagClass) throws {

@@ -1,0 +1,117 @@
+public import Foundation
+
+/// What an extension's request is about and how it ends: the host's input items, and exactly one of
+/// `completeRequest(returningItems:completionHandler:)` or `cancelRequest(withError:)`.
+///
+/// Stands in for Foundation's `NSExtensionContext`. The host side is OpenSharing's addition: a host makes
+/// a context with `init(inputItems:)` and observes `outcome` (or awaits `requestEnded()`). Ending a request
+/// a second time is a mistake Apple's system reports in the console; here it is ignored, written to
+/// standard error, and listed in `misuses`.
+open class NSExtensionContext: NSObject, @unchecked Sendable {
+    /// How a request ended.
+    public enum Outcome: @unchecked Sendable {
+        /// The extension completed it, returning these items.
+        case completed(returnedItems: [Any])
+        /// The extension cancelled it with this error.
+        case cancelled(any Error)
+    }
+
+    private let lock = NSLock()
+    private let items: [Any]
+    private var ended: Outcome?
+    private var waiters: [CheckedContinuation<Outcome, Never>] = []
+    private var mistakes: [String] = []
+    private var urlOpener: (@Sendable (URL) -> Bool)?
+
+    /// A context for a request about `inputItems` (normally `NSExtensionItem`s).
+    public init(inputItems: [Any]) {
+        self.items = inputItems
+        super.init()
+    }
+
+    /// The items the host shared. Stands in for `NSExtensionContext.inputItems`.
+    open var inputItems: [Any] { items }
+
+    /// Ends the request successfully, returning items to the host (an action extension's results). The
+    /// completion handler runs once the host has them, with `expired == false`.
+    ///
+    /// Stands in for `NSExtensionContext.completeRequest(returningItems:completionHandler:)`.
+    open func completeRequest(returningItems items: [Any]?, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
+        guard end(.completed(returnedItems: items ?? []), by: "completeRequest(returningItems:)") else { return }
+        if let completionHandler { DispatchQueue.global().async { completionHandler(false) } }
+    }
+
+    /// Ends the request with an error (use `NSUserCancelledError` in `NSCocoaErrorDomain` when the user
+    /// cancelled). Stands in for `NSExtensionContext.cancelRequest(withError:)`.
+    open func cancelRequest(withError error: any Error) {
+        end(.cancelled(error), by: "cancelRequest(withError:)")
+    }
+
+    /// Asks the host to open a URL; the handler learns whether it did.
+    ///
+    /// Stands in for `NSExtensionContext.open(_:completionHandler:)`. The host decides through
+    /// `openURLHandler`; without one, it refuses.
+    open func open(_ url: URL, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
+        let opener = lock.withLock { urlOpener }
+        DispatchQueue.global().async { completionHandler?(opener?(url) ?? false) }
+    }
+
+    /// Async form of `completeRequest(returningItems:completionHandler:)`, as Swift imports it.
+    public func completeRequest(returningItems items: [Any]?) async -> Bool {
+        let items = UncheckedBox(items)
+        return await withCheckedContinuation { continuation in
+            completeRequest(returningItems: items.value) { continuation.resume(returning: $0) }
+        }
+    }
+
+    // MARK: The host's side (OpenSharing)
+
+    /// How the request ended, or `nil` while it has not.
+    public var outcome: Outcome? { lock.withLock { ended } }
+
+    /// Waits until the extension ends the request, and answers how.
+    public func requestEnded() async -> Outcome {
+        await withCheckedContinuation { continuation in
+            lock.lock()
+            if let ended {
+                lock.unlock()
+                continuation.resume(returning: ended)
+            } else {
+                waiters.append(continuation)
+                lock.unlock()
+            }
+        }
+    }
+
+    /// Mistakes the extension made with this context (ending the request twice), in order.
+    public var misuses: [String] { lock.withLock { mistakes } }
+
+    /// What the host does when the extension asks to open a URL; `nil` refuses every URL.
+    public var openURLHandler: (@Sendable (URL) -> Bool)? {
+        get { lock.withLock { urlOpener } }
+        set { lock.withLock { urlOpener = newValue } }
+    }
+
+    @discardableResult
+    private func end(_ outcome: Outcome, by call: String) -> Bool {
+        lock.lock()
+        if let ended {
+            let first: String
+            switch ended {
+            case .completed: first = "completed"
+            case .cancelled: first = "cancelled"
+            }
+            let message = "NSExtensionContext: \(call) called after the request was already \(first); ignored."
+            mistakes.append(message)
+            lock.unlock()
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+            return false
+        }
+        ended = outcome
+        let waiting = waiters
+        waiters = []
+        lock.unlock()
+        for waiter in waiting { waiter.resume(returning: outcome) }
+        return true
+    }
+}

@@ -1,0 +1,141 @@
+public import Foundation
+import SharingFiles
+
+/// The first-generation API, which real extension code still calls. In Swift it hands over whatever
+/// object was registered — a URL, data, a string — without coercing it to what the caller hoped for.
+extension NSItemProvider {
+    /// Receives a legacy item or an error. Stands in for `NSItemProvider.CompletionHandler`.
+    public typealias CompletionHandler = @Sendable ((any NSSecureCoding)?, (any Error)?) -> Void
+
+    /// Produces a legacy item on request: call the completion handler once; the class and options are
+    /// those of the request. Stands in for `NSItemProvider.LoadHandler`.
+    public typealias LoadHandler = @Sendable (NSItemProvider.CompletionHandler?, AnyClass?, [AnyHashable: Any]?) -> Void
+
+    /// Creates a provider of one item under one type identifier; with either `nil`, an empty provider.
+    ///
+    /// Stands in for `NSItemProvider.init(item:typeIdentifier:)`.
+    public convenience init(item: (any NSSecureCoding)?, typeIdentifier: String?) {
+        self.init()
+        if let item, let typeIdentifier {
+            let box = UncheckedBox(item)
+            registerItem(forTypeIdentifier: typeIdentifier) { completion, _, _ in completion?(box.value, nil) }
+        }
+    }
+
+    /// Creates a provider of a file, its type from its extension; `nil` when the URL is not a file that exists.
+    ///
+    /// Stands in for `NSItemProvider.init?(contentsOf:)`.
+    public convenience init?(contentsOf fileURL: URL!) {
+        guard let fileURL, fileURL.isFileURL, FileManager.default.fileExists(atPath: fileURL.path) else { return nil }
+        self.init(contentsOf: fileURL, contentType: contentType(ofFileAt: fileURL.path))
+    }
+
+    func registerItemImplementation(forTypeIdentifier typeIdentifier: String, loadHandler: @escaping NSItemProvider.LoadHandler) {
+        register(typeIdentifier: typeIdentifier, visibility: .all, source: .item(loadHandler))
+    }
+
+    func loadItemImplementation(forTypeIdentifier typeIdentifier: String, options: [AnyHashable: Any]? = nil,
+                       completionHandler: NSItemProvider.CompletionHandler? = nil) {
+        let type = Self.type(for: typeIdentifier)
+        let once = Once(completionHandler)
+        guard let representation = representation(conformingTo: type) else {
+            let error = Self.error(.itemUnavailableError, "No item conforms to \(typeIdentifier); the item provider has \(availableTypesDescription).")
+            DispatchQueue.global().async { once.call(nil, error) }
+            return
+        }
+        let options = UncheckedBox(options)
+        DispatchQueue.global().async {
+            switch representation.source {
+            case .item(let handler):
+                handler({ item, error in once.call(item, error) }, nil, options.value)
+            case .data(let loader):
+                _ = loader { data, error in once.call(data.map { NSData(data: $0) }, error) }
+            case .file(_, let loader):
+                _ = loader { url, _, error in once.call(url.map { $0 as NSURL }, error) }
+            case .object(let object):
+                Self.deliverItem(of: object, typeIdentifier: representation.typeIdentifier, to: once)
+            case .objectClass(let loader):
+                _ = loader { object, error in
+                    guard let object else { return once.call(nil, error) }
+                    Self.deliverItem(of: object, typeIdentifier: representation.typeIdentifier, to: once)
+                }
+            }
+        }
+    }
+
+    /// An object that is itself an item is handed over; another gives its data.
+    private static func deliverItem(of object: any NSItemProviderWriting, typeIdentifier: String, to once: Once) {
+        if let item = object as? any NSSecureCoding { return once.call(item, nil) }
+        _ = object.loadData(withTypeIdentifier: typeIdentifier) { data, error in once.call(data.map { NSData(data: $0) }, error) }
+    }
+
+    func loadPreviewImageImplementation(options: [AnyHashable: Any]! = [:], completionHandler: NSItemProvider.CompletionHandler!) {
+        let once = Once(completionHandler)
+        guard let handler = previewImageHandler else {
+            DispatchQueue.global().async {
+                once.call(nil, Self.error(.itemUnavailableError, "The item provider has no preview image handler."))
+            }
+            return
+        }
+        let options = UncheckedBox(options)
+        DispatchQueue.global().async {
+            handler({ item, error in once.call(item, error) }, nil, options.value)
+        }
+    }
+
+    /// Async form of `loadItem(forTypeIdentifier:options:completionHandler:)`, as Swift imports it.
+    public func loadItem(forTypeIdentifier typeIdentifier: String, options: [AnyHashable: Any]? = nil) async throws -> any NSSecureCoding {
+        let options = UncheckedBox(options)
+        let box: UncheckedBox<any NSSecureCoding> = try await withCheckedThrowingContinuation { continuation in
+            loadItem(forTypeIdentifier: typeIdentifier, options: options.value) { item, error in
+                Self.resume(continuation, item, error)
+            }
+        }
+        return box.value
+    }
+
+    /// Async form of `loadPreviewImage(options:completionHandler:)`, as Swift imports it.
+    public func loadPreviewImage(options: [AnyHashable: Any]! = [:]) async throws -> any NSSecureCoding {
+        let options = UncheckedBox(options)
+        let box: UncheckedBox<any NSSecureCoding> = try await withCheckedThrowingContinuation { continuation in
+            loadPreviewImage(options: options.value) { item, error in
+                Self.resume(continuation, item, error)
+            }
+        }
+        return box.value
+    }
+
+    private static func resume(_ continuation: CheckedContinuation<UncheckedBox<any NSSecureCoding>, any Error>,
+                               _ item: (any NSSecureCoding)?, _ error: (any Error)?) {
+        if let item {
+            continuation.resume(returning: UncheckedBox(item))
+        } else {
+            continuation.resume(throwing: error ?? Self.error(.unknownError, "The load gave neither an item nor an error."))
+        }
+    }
+}
+
+/// Carries a value Swift cannot prove sendable (a Foundation object, an options dictionary) to the queue that
+/// uses it; the item provider hands each such value to one consumer.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// A completion handler that runs at most once, whatever a misbehaving loader does.
+final class Once: @unchecked Sendable {
+    private let lock = NSLock()
+    private var handler: NSItemProvider.CompletionHandler?
+
+    init(_ handler: NSItemProvider.CompletionHandler?) {
+        self.handler = handler
+    }
+
+    func call(_ item: (any NSSecureCoding)?, _ error: (any Error)?) {
+        let handler = lock.withLock { () -> NSItemProvider.CompletionHandler? in
+            defer { self.handler = nil }
+            return self.handler
+        }
+        handler?(item, error)
+    }
+}

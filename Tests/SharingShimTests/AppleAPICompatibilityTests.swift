@@ -1,0 +1,64 @@
+// Uses only Apple's public API names, through SharingShim, so that this file compiles unchanged against
+// Apple's Foundation and UniformTypeIdentifiers on an Apple platform, and against OpenSharing's elsewhere.
+import SharingShim
+import Testing
+
+@Suite("Apple API compatibility")
+struct AppleAPICompatibilityTests {
+    @Test("UTType as Apple spells it")
+    func types() throws {
+        let heic = try #require(UTType(filenameExtension: "heic"))
+        #expect(heic == .heic)
+        #expect(heic.conforms(to: .image))
+        #expect(UTType.png.preferredMIMEType == "image/png")
+        #expect(UTType(mimeType: "application/pdf") == .pdf)
+        #expect(UTType("public.jpeg")?.isDeclared == true)
+        #expect(UTType(tag: "jpg", tagClass: .filenameExtension, conformingTo: nil) == .jpeg)
+        #expect(UTType.types(tag: "jpg", tagClass: .filenameExtension, conformingTo: nil).contains(.jpeg))
+        #expect(UTType.image.isSupertype(of: .jpeg) && UTType.jpeg.isSubtype(of: .image))
+        #expect(UTType(exportedAs: "com.example.compat", conformingTo: .data).conforms(to: .data))
+    }
+
+    @Test("providing and loading as Apple spells it")
+    func providers() async throws {
+        let provider = NSItemProvider()
+        provider.suggestedName = "Greeting"
+        provider.registerDataRepresentation(for: .utf8PlainText, visibility: .all) { completion in
+            completion("hello".data(using: .utf8), nil)
+            return nil
+        }
+        #expect(provider.registeredContentTypes == [.utf8PlainText])
+        #expect(provider.hasItemConformingToTypeIdentifier(UTType.plainText.identifier))
+        #expect(provider.canLoadObject(ofClass: String.self))
+
+        let data: Data? = await withCheckedContinuation { continuation in
+            _ = provider.loadDataRepresentation(for: .plainText) { data, _ in continuation.resume(returning: data) }
+        }
+        #expect(data.flatMap { String(data: $0, encoding: .utf8) } == "hello")
+
+        let name: String? = await withCheckedContinuation { continuation in
+            _ = provider.loadFileRepresentation(for: .plainText, openInPlace: false) { url, _, _ in
+                continuation.resume(returning: url?.lastPathComponent)
+            }
+        }
+        #expect(name == "Greeting.txt")
+
+        let string: String? = await withCheckedContinuation { continuation in
+            _ = provider.loadObject(ofClass: String.self) { value, _ in continuation.resume(returning: value) }
+        }
+        #expect(string == "hello")
+
+        let legacy = NSItemProvider(item: URL(string: "https://example.com")! as NSURL, typeIdentifier: UTType.url.identifier)
+        let item = try await legacy.loadItem(forTypeIdentifier: UTType.url.identifier, options: nil)
+        #expect(item as Any as? URL == URL(string: "https://example.com"))
+    }
+
+    @Test("extension items as Apple spells them")
+    func items() {
+        let item = NSExtensionItem()
+        item.attributedContentText = NSAttributedString(string: "Look at this")
+        item.attachments = [NSItemProvider(object: URL(string: "https://example.com")! as NSURL)]
+        #expect(item.attachments?.first?.hasItemConformingToTypeIdentifier("public.url") == true)
+        #expect(item.userInfo?[NSExtensionItemAttachmentsKey] != nil)
+    }
+}
