@@ -25,5 +25,10 @@ let package = Package(
             dependencies: [.product(name: "SharingShim", package: "OpenSharing")],
             path: "Benchmarks/TypeTiming"
         ),
+        .executableTarget(
+            name: "ProviderCopy",
+            dependencies: [.product(name: "SharingShim", package: "OpenSharing")],
+            path: "Benchmarks/ProviderCopy"
+        ),
     ]
 )

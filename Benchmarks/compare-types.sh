@@ -5,7 +5,7 @@ set -eu
 cd "$(dirname "$0")"
 mkdir -p .build/peers
 gcc -O2 -o .build/peers/gio_types Peers/gio_types.c $(pkg-config --cflags --libs gio-2.0)
-swift build -c release --product TypeTiming >/dev/null
+swift build -c release --product TypeTiming >/dev/null 2>&1 || swift build -c release --product TypeTiming
 ours=$(.build/release/TypeTiming)
 peer=$(.build/peers/gio_types)
 printf '%-14s %12s %12s %8s\n' operation "OpenSharing" "GIO" ratio
