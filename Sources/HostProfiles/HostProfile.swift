@@ -1,0 +1,91 @@
+public import Foundation
+import SharingFiles
+import SharingShim
+
+/// What a user shares: files, web URLs, text, and a title (a page's, a note's).
+public struct SharedContent: Sendable {
+    public var files: [URL]
+    public var urls: [URL]
+    public var texts: [String]
+    public var title: String?
+
+    public init(files: [URL] = [], urls: [URL] = [], texts: [String] = [], title: String? = nil) {
+        self.files = files
+        self.urls = urls
+        self.texts = texts
+        self.title = title
+    }
+}
+
+/// How one real host app fills `NSExtensionItem`s, as a function of what is shared.
+///
+/// Each profile reproduces a public report (`report`) and names the trap it sets for an extension
+/// (`trap`); `share(_:)` builds the fixture, `ShareFixture.makeItems` the items.
+public struct HostProfile: Sendable {
+    /// The short lowercase name the CLI takes (`--host photos`).
+    public let name: String
+    /// The host app.
+    public let host: String
+    /// What it sends.
+    public let sends: String
+    /// What goes wrong in an extension that does not expect it.
+    public let trap: String
+    /// The public report it reproduces.
+    public let report: String
+    let build: @Sendable (SharedContent) throws(HostProfileError) -> ShareFixture
+
+    /// The share this host makes of `content`.
+    ///
+    /// - Throws: `HostProfileError` when the content is not what this host shares (a browser needs a URL).
+    public func share(_ content: SharedContent) throws(HostProfileError) -> ShareFixture {
+        var fixture = try build(content)
+        fixture.host = name
+        return fixture
+    }
+
+    /// Every built-in profile.
+    public static let all: [HostProfile] = browsers + photos + messaging + documents + degenerate
+
+    /// The profile with this name.
+    public static func named(_ name: String) -> HostProfile? {
+        all.first { $0.name == name.lowercased() }
+    }
+}
+
+/// Why a host profile cannot make a share of some content.
+public struct HostProfileError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var profile: String
+    public var message: String
+
+    public var description: String { "\(profile): \(message)" }
+}
+
+// MARK: Helpers the profiles share
+
+extension HostProfile {
+    static func need<T>(_ values: [T], _ what: String, _ profile: String) throws(HostProfileError) -> [T] {
+        guard !values.isEmpty else { throw HostProfileError(profile: profile, message: "shares \(what): give at least one") }
+        return values
+    }
+
+    /// A file representation of a file as its extension types it (a directory as a directory).
+    static func fileRepresentation(_ url: URL, provide: ShareFixture.Provision = .file, fault: ShareFixture.Fault? = nil) -> ShareFixture.Representation {
+        let type = contentType(ofFileAt: url.path)
+        let isDirectory = type.conforms(to: .directory)
+        return ShareFixture.Representation(type: type.identifier, provide: isDirectory ? .directory : provide,
+                                           payload: .file(url.path), fault: fault)
+    }
+
+    static func urlItem(_ url: URL, type: String = "public.url") -> ShareFixture.Representation {
+        ShareFixture.Representation(type: type, provide: .item, payload: .url(url.absoluteString))
+    }
+
+    static func stem(_ url: URL) -> String {
+        url.deletingPathExtension().lastPathComponent
+    }
+
+    static func isImageOrMovie(_ url: URL) -> Bool {
+        let type = contentType(ofFileAt: url.path)
+        return type.conforms(to: .image) || type.conforms(to: .movie)
+    }
+}

@@ -1,0 +1,93 @@
+public import Foundation
+
+/// Why a share fixture cannot be read or replayed: where (the JSON path, such as
+/// `$.items[0].attachments[1].representations[0].payload`) and what.
+public struct ShareFixtureError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The fixture file, when the fixture came from one.
+    public var file: String?
+    /// The JSON path of the problem; `$` for the whole document.
+    public var path: String
+    public var message: String
+
+    public init(file: String? = nil, path: String, message: String) {
+        self.file = file
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String {
+        (file.map { "\($0): " } ?? "") + "\(path): \(message)"
+    }
+
+    /// The error for a decoding failure, its coding path as a JSON path.
+    init(_ error: DecodingError, file: String?) {
+        func jsonPath(_ codingPath: [any CodingKey]) -> String {
+            codingPath.reduce("$") { path, key in key.intValue.map { "\(path)[\($0)]" } ?? "\(path).\(key.stringValue)" }
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            self.init(file: file, path: jsonPath(context.codingPath), message: "missing \"\(key.stringValue)\"")
+        case .typeMismatch(let type, let context):
+            self.init(file: file, path: jsonPath(context.codingPath), message: "expected \(Self.name(of: type))")
+        case .valueNotFound(let type, let context):
+            self.init(file: file, path: jsonPath(context.codingPath), message: "expected \(Self.name(of: type)), found null")
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty || context.underlyingError != nil {
+                let detail = context.underlyingError.map { ($0 as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? $0.localizedDescription }
+                self.init(file: file, path: jsonPath(context.codingPath), message: "not valid JSON" + (detail.map { ": \($0)" } ?? ""))
+            } else {
+                self.init(file: file, path: jsonPath(context.codingPath), message: context.debugDescription)
+            }
+        @unknown default:
+            self.init(file: file, path: "$", message: "\(error)")
+        }
+    }
+
+    private static func name(of type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Double.Type: "a number"
+        case is Bool.Type: "a boolean"
+        case is [Any].Type: "an array"
+        default: String(describing: type).hasPrefix("Array") ? "an array" : "an object"
+        }
+    }
+}
+
+extension ShareFixture {
+    /// Reads a fixture from JSON.
+    ///
+    /// - Throws: `ShareFixtureError` naming the JSON path of the first problem.
+    public static func read(from data: Data, file: String? = nil) throws(ShareFixtureError) -> ShareFixture {
+        let fixture: ShareFixture
+        do {
+            fixture = try JSONDecoder().decode(ShareFixture.self, from: data)
+        } catch let error as DecodingError {
+            throw ShareFixtureError(error, file: file)
+        } catch {
+            throw ShareFixtureError(file: file, path: "$", message: "\(error)")
+        }
+        guard fixture.format == currentFormat else {
+            throw ShareFixtureError(file: file, path: "$.format", message: "unsupported format '\(fixture.format)' (this reads \(currentFormat))")
+        }
+        return fixture
+    }
+
+    /// Reads a fixture file.
+    public static func read(from url: URL) throws(ShareFixtureError) -> ShareFixture {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ShareFixtureError(file: url.path, path: "$", message: "cannot read the file: \(error.localizedDescription)")
+        }
+        return try read(from: data, file: url.path)
+    }
+
+    /// The fixture as JSON: pretty, keys sorted, so that fixtures diff well.
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+}
