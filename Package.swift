@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "SharingShim", targets: ["SharingShim"]),
         .library(name: "OpenUniformTypeIdentifiers", targets: ["OpenUniformTypeIdentifiers"]),
         .library(name: "OpenItemProvider", targets: ["OpenItemProvider"]),
+        .library(name: "HostProfiles", targets: ["HostProfiles"]),
         .executable(name: "sharing", targets: ["sharing"]),
     ],
     dependencies: [
@@ -57,11 +58,13 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(name: "HostProfiles", dependencies: ["SharingShim", "SharingFiles"], swiftSettings: strictSettings),
         .executableTarget(
             name: "sharing",
             dependencies: [
                 "SharingShim",
                 "SharingFiles",
+                "HostProfiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -93,6 +96,11 @@ let package = Package(
         .testTarget(
             name: "SharingShimTests",
             dependencies: ["SharingShim"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HostProfilesTests",
+            dependencies: ["HostProfiles", "SharingShim"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -10,3 +10,7 @@ for file in Examples/files/*; do
 done
 echo "\$ sharing types public.heic image/webp .key"
 "$sharing" types public.heic image/webp .key
+
+echo
+echo "\$ sharing share --host photos --file Examples/files/sunset.jpg --file Examples/files/clip.mp4 --load"
+"$sharing" share --host photos --file Examples/files/sunset.jpg --file Examples/files/clip.mp4 --load

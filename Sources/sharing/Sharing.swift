@@ -9,6 +9,6 @@ struct Sharing: AsyncParsableCommand {
         commandName: "sharing",
         abstract: "Uniform Type Identifiers, item providers, extension manifests and share intake, portably.",
         version: version,
-        subcommands: [TypesCommand.self]
+        subcommands: [TypesCommand.self, ShareCommand.self]
     )
 }
