@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "OpenUniformTypeIdentifiers", targets: ["OpenUniformTypeIdentifiers"]),
         .library(name: "OpenItemProvider", targets: ["OpenItemProvider"]),
         .library(name: "HostProfiles", targets: ["HostProfiles"]),
+        .library(name: "ExtensionManifest", targets: ["ExtensionManifest"]),
         .executable(name: "sharing", targets: ["sharing"]),
     ],
     dependencies: [
@@ -59,12 +60,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(name: "HostProfiles", dependencies: ["SharingShim", "SharingFiles"], swiftSettings: strictSettings),
+        .target(name: "ExtensionManifest", dependencies: ["SharingShim", "SharingFiles", "PropertyLists"], swiftSettings: strictSettings),
         .executableTarget(
             name: "sharing",
             dependencies: [
                 "SharingShim",
                 "SharingFiles",
                 "HostProfiles",
+                "ExtensionManifest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -101,6 +104,13 @@ let package = Package(
         .testTarget(
             name: "HostProfilesTests",
             dependencies: ["HostProfiles", "SharingShim"],
+            exclude: ["Expected"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ExtensionManifestTests",
+            dependencies: ["ExtensionManifest", "HostProfiles", "SharingShim", "PropertyLists",
+                           .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strictSettings
         ),
         .testTarget(

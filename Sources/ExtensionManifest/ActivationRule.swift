@@ -1,0 +1,51 @@
+import Foundation
+import SharingShim
+
+/// An `NSExtensionActivationRule`: a predicate string, or the dictionary of counts Apple translates into one.
+public enum ActivationRule: Sendable, Equatable {
+    case predicate(String)
+    case dictionary(ActivationDictionary)
+
+    /// The rule as a predicate: the string itself, or the dictionary's translation.
+    public var predicateSource: String {
+        switch self {
+        case .predicate(let source): source
+        case .dictionary(let dictionary): dictionary.predicateSource
+        }
+    }
+
+    /// Whether the rule accepts what a host shares, and if not, why: the clauses that fail, and for the
+    /// SUBQUERYs among them, the items and attachments that do not satisfy them.
+    ///
+    /// - Throws: `PredicateSyntaxError` for a predicate string that does not parse.
+    public func evaluate(_ input: ActivationInput) throws(PredicateSyntaxError) -> ActivationResult {
+        let predicate = try PredicateParser.parse(predicateSource)
+        let evaluator = PredicateEvaluator.activation
+        let object = input.predicateValue
+        let matches = evaluator.evaluate(predicate, on: object)
+        var reasons: [String] = []
+        if !matches {
+            // A dictionary rule is explained in its own terms, kinds and counts, not in its translation's.
+            if case .dictionary(let dictionary) = self { reasons = dictionary.refusals(input) }
+            else { reasons = evaluator.explain(predicate, on: object) }
+        }
+        return ActivationResult(matches: matches, reasons: reasons, predicate: predicate.description)
+    }
+}
+
+/// Whether a rule accepts a share, and the reasons when it does not.
+public struct ActivationResult: Sendable, Equatable {
+    public var matches: Bool
+    public var reasons: [String]
+    /// The rule as the predicate evaluated, written out on one line (a dictionary rule translated).
+    public var predicate: String
+}
+
+extension PredicateEvaluator {
+    /// The evaluator activation rules use: `UTI-CONFORMS-TO` answered by `UTType`, an identifier nobody
+    /// declares conforming only to itself.
+    static let activation = PredicateEvaluator { type, supertype in
+        let subject = UTType(type) ?? UTType(importedAs: type)
+        return subject.conforms(to: UTType(supertype) ?? UTType(importedAs: supertype))
+    }
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+import ExtensionManifest
+import Foundation
+import HostProfiles
+import SharingShim
+
+/// `sharing match`: would these extensions be offered for this share?
+struct MatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "match",
+        abstract: "Say whether extensions would be offered for a share, and if not, which clause fails for which attachment.",
+        discussion: "Exit status, as grep's: 0 when every extension would be offered, 1 when one would not, 2 on bad input."
+    )
+
+    @Argument(help: ArgumentHelp("Extension Info.plists, or .appex and other bundle directories.", valueName: "manifest"))
+    var manifests: [String]
+
+    @OptionGroup var source: ShareOptions
+
+    @Flag(help: "Print each rule as the predicate it is evaluated as (dictionary rules translated).")
+    var explain = false
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func validate() throws {
+        if manifests.isEmpty { throw ValidationError("Give at least one extension Info.plist.") }
+        if !source.isGiven { throw ValidationError("Give the share: --share FIXTURE, or --host NAME with --file, --url, --text.") }
+    }
+
+    struct Answer: Encodable {
+        var manifest: String
+        var name: String
+        var appears: Bool
+        var reasons: [String]
+        var predicate: String?
+    }
+
+    func run() async throws {
+        let input: ActivationInput
+        do {
+            let (fixture, base) = try source.fixture()
+            input = ActivationInput(try fixture.makeItems(relativeTo: base))
+        } catch {
+            Output.error("\(error)")
+            throw ExitCode(2)
+        }
+        var answers: [Answer] = []
+        for path in manifests {
+            let manifest: ExtensionManifest
+            do {
+                manifest = try ExtensionManifest.read(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                Output.error("\(error)")
+                throw ExitCode(2)
+            }
+            registerDeclarations(of: manifest)
+            let name = manifest.displayName.flatMap { $0.contains("$(") ? nil : $0 } ?? manifest.bundleIdentifier ?? path
+            guard let rule = manifest.activationRule else {
+                answers.append(Answer(manifest: path, name: name, appears: false,
+                                      reasons: ["no NSExtensionActivationRule: the extension is never offered"], predicate: nil))
+                continue
+            }
+            do {
+                let result = try rule.evaluate(input)
+                answers.append(Answer(manifest: path, name: name, appears: result.matches, reasons: result.reasons,
+                                      predicate: explain ? result.predicate : nil))
+            } catch {
+                Output.error("\(path): NSExtensionActivationRule does not parse: \(error)")
+                throw ExitCode(2)
+            }
+        }
+        if json {
+            try Output.json(answers)
+        } else {
+            for answer in answers {
+                Output.line("\(answer.name): \(answer.appears ? "would appear" : "would not appear")")
+                if let predicate = answer.predicate { Output.line("  rule: \(predicate)") }
+                for reason in answer.reasons { Output.line("  " + reason) }
+            }
+        }
+        if answers.contains(where: { !$0.appears }) { throw ExitCode.failure }
+    }
+
+    /// The types the extension's own Info.plist declares take part in its rule, as on a device.
+    private func registerDeclarations(of manifest: ExtensionManifest) {
+        #if canImport(OpenUniformTypeIdentifiers)
+        guard let path = manifest.path, let data = FileManager.default.contents(atPath: path),
+              let declarations = try? UTTypeDeclaration.declarations(inInfoPlist: data) else { return }
+        UTType.registerDeclarations(declarations)
+        #endif
+    }
+}
