@@ -107,7 +107,8 @@ package struct PredicateEvaluator: Sendable {
     static func follow(_ keys: ArraySlice<String>, from value: PredicateValue) -> PredicateValue {
         guard let key = keys.first else { return value }
         let rest = keys.dropFirst()
-        switch key.lowercased() {
+        // Only collection operators are matched without regard to case; a plain key is looked up as it is.
+        switch key.utf8.first == UInt8(ascii: "@") ? key.lowercased() : "" {
         case "@count":
             guard case .array(let elements) = value else { return .null }
             return follow(rest, from: .number(Double(elements.count)))
@@ -195,10 +196,11 @@ package struct PredicateEvaluator: Sendable {
             guard case .string(let text) = left, case .string(let pattern) = right else { return false }
             return Self.wildcard(Array(fold(pattern, options)), Array(fold(text, options)))
         case .matches:
+            let diacritics = Comparison.Options(diacriticInsensitive: options.diacriticInsensitive)
             guard case .string(let text) = left, case .string(let pattern) = right,
-                  let regex = try? NSRegularExpression(pattern: "^(?:\(pattern))$", options: options.caseInsensitive ? [.caseInsensitive] : [])
+                  let expression = try? RegularExpression(fold(pattern, diacritics), caseInsensitive: options.caseInsensitive)
             else { return false }
-            return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            return expression.matches(fold(text, diacritics))
         case .conformsTo, .typeEquals:
             guard case .string(let type) = left, case .string(let supertype) = right else { return false }
             return op == .conformsTo ? conforms(type, supertype) : type.lowercased() == supertype.lowercased()

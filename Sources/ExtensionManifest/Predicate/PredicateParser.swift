@@ -180,6 +180,14 @@ package struct PredicateParser {
             _ = try expectSymbol("]", "to close the options")
         }
         let right = try parseExpression()
+        if op == .matches, case .literal(.string(let pattern), let range) = right {
+            // A pattern that cannot match anything is a mistake to report where it is written.
+            do throws(PredicateSyntaxError) {
+                _ = try RegularExpression(pattern)
+            } catch {
+                throw PredicateSyntaxError(message: "\(error.message) (character \(error.offset + 1) of the pattern)", offset: range.start)
+            }
+        }
         return Comparison(modifier: modifier, left: left, op: op, options: options, right: right,
                           range: start.range.union(right.range))
     }
