@@ -18,7 +18,7 @@ import SharingShim
 ///   between 1 and its count attachments.
 /// - `…AttachmentsWithMaxCount` / `…MinCount` bound the total; with no kind key, `…AttachmentsWithMaxCount`
 ///   alone takes attachments of any kind. A share with no attachments matches no dictionary rule.
-public struct ActivationDictionary: Sendable, Equatable {
+public struct ActivationDictionary: Sendable, Hashable {
     public var attachmentsMaxCount: Int?
     public var attachmentsMinCount: Int?
     public var fileMaxCount: Int?

@@ -2,7 +2,7 @@ import Foundation
 import SharingShim
 
 /// An `NSExtensionActivationRule`: a predicate string, or the dictionary of counts Apple translates into one.
-public enum ActivationRule: Sendable, Equatable {
+public enum ActivationRule: Sendable, Hashable {
     case predicate(String)
     case dictionary(ActivationDictionary)
 
@@ -19,7 +19,7 @@ public enum ActivationRule: Sendable, Equatable {
     ///
     /// - Throws: `PredicateSyntaxError` for a predicate string that does not parse.
     public func evaluate(_ input: ActivationInput) throws(PredicateSyntaxError) -> ActivationResult {
-        let predicate = try PredicateParser.parse(predicateSource)
+        let (predicate, text) = try ParsedRules.shared.predicate(for: self)
         let evaluator = PredicateEvaluator.activation
         let object = input.predicateValue
         let matches = evaluator.evaluate(predicate, on: object)
@@ -29,7 +29,30 @@ public enum ActivationRule: Sendable, Equatable {
             if case .dictionary(let dictionary) = self { reasons = dictionary.refusals(input) }
             else { reasons = evaluator.explain(predicate, on: object) }
         }
-        return ActivationResult(matches: matches, reasons: reasons, predicate: predicate.description)
+        return ActivationResult(matches: matches, reasons: reasons, predicate: text)
+    }
+}
+
+/// Rules parsed before: a host asks the same few rules about share after share, and parsing one (a
+/// dictionary's translation runs to a kilobyte) costs more than evaluating it.
+private final class ParsedRules: @unchecked Sendable {
+    static let shared = ParsedRules()
+    /// Enough for every extension on a device; past it the cache starts over.
+    private static let capacity = 512
+
+    private let lock = NSLock()
+    private var predicates: [ActivationRule: (PredicateNode, String)] = [:]
+
+    /// The rule's predicate, and its text on one line.
+    func predicate(for rule: ActivationRule) throws(PredicateSyntaxError) -> (PredicateNode, String) {
+        if let cached = lock.withLock({ predicates[rule] }) { return cached }
+        let predicate = try PredicateParser.parse(rule.predicateSource)
+        let parsed = (predicate, predicate.description)
+        lock.withLock {
+            if predicates.count >= Self.capacity { predicates.removeAll(keepingCapacity: true) }
+            predicates[rule] = parsed
+        }
+        return parsed
     }
 }
 

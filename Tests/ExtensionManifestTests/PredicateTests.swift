@@ -29,7 +29,7 @@ struct PredicateTests {
         ("'b' IN tags", true), ("tags CONTAINS 'a'", true), ("name BEGINSWITH 'Crè'", true), ("name ENDSWITH[c] 'BRÛLÉE'", true),
         ("name CONTAINS[cd] 'creme'", true), ("name CONTAINS 'creme'", false), ("name LIKE 'Cr*e B?ûl*'", true),
         ("name MATCHES 'Cr.*e'", true), ("name MATCHES '[a-z]+'", false), ("count + 2 == 5", true), ("count * 2 - 1 == 5", true),
-        ("-count < 0", true), ("(count + 1) * 2 == 8", true), ("((count)) - (1 - 2) == 4", true), ("-(-count) == 3", true), ("name == nil", false), ("missing == nil", true), ("TRUE == YES", true),
+        ("-count < 0", true), ("(count + 1) * 2 == 8", true), ("((count)) - (1 - 2) == 4", true), ("-(-count) == 3", true), ("1 - --count == -2", true), ("name == nil", false), ("missing == nil", true), ("TRUE == YES", true),
         ("0x10 == 16", true), ("1.5e1 == 15", true), ("name == \"Crème Brûlée\"", true), ("name == 'Cr\\u00e8me'", false),
     ]
 
@@ -80,6 +80,11 @@ struct PredicateTests {
                 == #"(a == 1 OR b == 2) AND NOT c != "x\"y""#)
         #expect(try PredicateParser.parse("NOT (a == 1 AND b ==[cd] 2) OR a BETWEEN { 1 , 2 } OR -(a + 1) * 2 < 0.5").description
                 == "NOT (a == 1 AND b ==[cd] 2) OR a BETWEEN {1, 2} OR -(a + 1) * 2 < 0.5")
+        // Negations are written back as they nest, without parentheses that would count against the depth limit.
+        let negations = String(repeating: "-", count: 40) + "count == 3"
+        #expect(try PredicateParser.parse(PredicateParser.parse(negations).description).description == negations)
+        // A quote followed by a combining mark is one Character but still a quote: escaped all the same.
+        #expect(try PredicateParser.parse("a == '\"\u{064F}'").description == "a == \"\\\"\u{064F}\"")
         #expect(try PredicateParser.parse("subquery ( items , $i , any $i.types uti-conforms-to 'public.image' ) . @count >= 1").description
                 == #"SUBQUERY(items, $i, ANY $i.types UTI-CONFORMS-TO "public.image").@count >= 1"#)
     }

@@ -60,7 +60,6 @@ extension PredicateExpression: CustomStringConvertible {
             return "\(left.operand(of: op, onRight: false)) \(op) \(right.operand(of: op, onRight: true))"
         case .negation(let inner, _):
             if case .arithmetic = inner { return "-(\(inner))" }
-            if case .negation = inner { return "-(\(inner))" }
             return "-\(inner)"
         }
     }
@@ -81,7 +80,8 @@ extension PredicateLiteral: CustomStringConvertible {
         case .boolean(let value): value ? "YES" : "NO"
         case .number(let value): value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
         case .string(let value):
-            "\"" + value.flatMap { $0 == "\"" || $0 == "\\" ? ["\\", $0] : [$0] } + "\""
+            // By scalar: a quote followed by a combining mark is one Character, but still a quote to the lexer.
+            "\"" + String(String.UnicodeScalarView(value.unicodeScalars.flatMap { $0 == "\"" || $0 == "\\" ? ["\\", $0] : [$0] })) + "\""
         }
     }
 }

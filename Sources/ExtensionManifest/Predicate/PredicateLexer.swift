@@ -21,9 +21,10 @@ struct PredicateLexer {
         "SUBQUERY", "UTI-CONFORMS-TO", "UTI-EQUALS",
     ]
 
-    /// Longest first, so that `<=` is not read as `<` `=`.
-    private static let symbols = ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||", "**", "(", ")", "{", "}", "[", "]",
-                                  ",", ".", "=", "<", ">", "!", "+", "-", "*", "/", "%"]
+    /// Longest first, so that `<=` is not read as `<` `=`; as scalars, so that matching allocates nothing.
+    private static let symbols: [(text: String, scalars: [Unicode.Scalar])] =
+        ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||", "**", "(", ")", "{", "}", "[", "]",
+         ",", ".", "=", "<", ">", "!", "+", "-", "*", "/", "%"].map { ($0, Array($0.unicodeScalars)) }
 
     /// Most tokens in one predicate: an activation rule has a few dozen.
     static let maximumTokens = 10_000
@@ -35,7 +36,7 @@ struct PredicateLexer {
         func error(_ message: String, _ at: Int) -> PredicateSyntaxError { PredicateSyntaxError(message: message, offset: at) }
         while i < scalars.count {
             let c = scalars[i]
-            if c.properties.isWhitespace { i += 1; continue }
+            if isWhitespace(c) { i += 1; continue }
             if tokens.count >= maximumTokens { throw error("longer than \(maximumTokens) tokens", i) }
             let start = i
             if c == "\"" || c == "'" {
@@ -66,7 +67,7 @@ struct PredicateLexer {
                 let name = readName(scalars, &i)
                 if name.isEmpty { throw error("'$' must start a variable name", start) }
                 tokens.append(Token(kind: .variable(name), range: SourceRange(start, i)))
-            } else if c.properties.numericType != nil && c.isASCII {
+            } else if isDigit(c) {
                 tokens.append(Token(kind: .number(try readNumber(scalars, &i)), range: SourceRange(start, i)))
             } else if isNameStart(c) || c == "#" || c == "@" {
                 let escaped = c == "#"
@@ -77,7 +78,7 @@ struct PredicateLexer {
                 if name == "@" || name.isEmpty { throw error("a name must follow '\(escaped ? "#" : "@")'", start) }
                 // UTI-CONFORMS-TO and UTI-EQUALS are the only keywords with hyphens.
                 if !escaped && name.uppercased() == "UTI" {
-                    for suffix in ["-CONFORMS-TO", "-EQUALS"] where matches(scalars, at: i, suffix) {
+                    for suffix in ["-CONFORMS-TO", "-EQUALS"] where matches(scalars, at: i, Array(suffix.unicodeScalars)) {
                         name += suffix
                         i += suffix.unicodeScalars.count
                         break
@@ -89,12 +90,12 @@ struct PredicateLexer {
                 } else {
                     tokens.append(Token(kind: .identifier(name), range: SourceRange(start, i)))
                 }
-            } else if let symbol = symbols.first(where: { matches(scalars, at: i, $0) }) {
-                if symbol == "%" {
+            } else if let symbol = symbols.first(where: { matches(scalars, at: i, $0.scalars) }) {
+                if symbol.text == "%" {
                     throw error("format arguments (%@, %K) cannot appear in an Info.plist predicate: it has no arguments", start)
                 }
-                i += symbol.unicodeScalars.count
-                tokens.append(Token(kind: .symbol(symbol), range: SourceRange(start, i)))
+                i += symbol.scalars.count
+                tokens.append(Token(kind: .symbol(symbol.text), range: SourceRange(start, i)))
             } else {
                 throw error("unexpected character '\(c)'", start)
             }
@@ -103,16 +104,30 @@ struct PredicateLexer {
         return tokens
     }
 
+    // Character classes, with the ASCII that predicates are almost all made of answered without a lookup
+    // of Unicode properties.
+
+    private static func isWhitespace(_ c: Unicode.Scalar) -> Bool {
+        c.isASCII ? c == " " || (0x09...0x0D).contains(c.value) : c.properties.isWhitespace
+    }
+
+    private static func isDigit(_ c: Unicode.Scalar) -> Bool {
+        ("0"..."9").contains(c)
+    }
+
     private static func isNameStart(_ c: Unicode.Scalar) -> Bool {
-        c == "_" || c.properties.isAlphabetic
+        c.isASCII ? c == "_" || ("a"..."z").contains(c) || ("A"..."Z").contains(c) : c.properties.isAlphabetic
+    }
+
+    private static func isNameCharacter(_ c: Unicode.Scalar) -> Bool {
+        isNameStart(c) || isDigit(c) || (!c.isASCII && c.properties.numericType != nil)
     }
 
     private static func readName(_ scalars: [Unicode.Scalar], _ i: inout Int) -> String {
+        let start = i
+        while i < scalars.count, isNameCharacter(scalars[i]) { i += 1 }
         var name = String.UnicodeScalarView()
-        while i < scalars.count, scalars[i] == "_" || scalars[i].properties.isAlphabetic || (scalars[i].properties.numericType != nil) {
-            name.append(scalars[i])
-            i += 1
-        }
+        name.append(contentsOf: scalars[start..<i])
         return String(name)
     }
 
@@ -126,10 +141,10 @@ struct PredicateLexer {
             return Double(value)
         }
         var text = ""
-        while i < scalars.count, scalars[i].isASCII, scalars[i].properties.numericType != nil || scalars[i] == "." || scalars[i] == "e" || scalars[i] == "E"
+        while i < scalars.count, isDigit(scalars[i]) || scalars[i] == "." || scalars[i] == "e" || scalars[i] == "E"
                 || ((scalars[i] == "-" || scalars[i] == "+") && (text.hasSuffix("e") || text.hasSuffix("E"))) {
             // A dot followed by a letter is a key path (`1.@count` is not a number): stop before it.
-            if scalars[i] == ".", i + 1 < scalars.count, !(scalars[i + 1].properties.numericType != nil) { break }
+            if scalars[i] == ".", i + 1 < scalars.count, !isDigit(scalars[i + 1]) { break }
             text.unicodeScalars.append(scalars[i])
             i += 1
         }
@@ -137,13 +152,11 @@ struct PredicateLexer {
         return value
     }
 
-    private static func matches(_ scalars: [Unicode.Scalar], at index: Int, _ text: String) -> Bool {
-        let wanted = Array(text.unicodeScalars)
+    /// Whether `wanted` is at `index`, ASCII letters in either case.
+    private static func matches(_ scalars: [Unicode.Scalar], at index: Int, _ wanted: [Unicode.Scalar]) -> Bool {
         guard index + wanted.count <= scalars.count else { return false }
-        for (offset, scalar) in wanted.enumerated() {
-            let found = scalars[index + offset]
-            guard found == scalar || (found.isASCII && scalar.isASCII && Character(found).uppercased() == Character(scalar).uppercased()) else { return false }
-        }
+        func upper(_ c: Unicode.Scalar) -> UInt32 { ("a"..."z").contains(c) ? c.value - 32 : c.value }
+        for (offset, scalar) in wanted.enumerated() where upper(scalars[index + offset]) != upper(scalar) { return false }
         return true
     }
 }
