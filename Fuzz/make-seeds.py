@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Writes the fuzzers' seed corpus: the extension Info.plists of Tests/Fixtures (XML and binary), the
+predicates they and the examples hold, and hand-made inputs at the readers' limits. Run from anywhere;
+the seeds are committed, so this only needs running when the fixtures change."""
+import os, plistlib, struct, glob
+
+fuzz = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(fuzz)
+plists = os.path.join(fuzz, "seeds", "property-list")
+predicates = os.path.join(fuzz, "seeds", "predicate")
+os.makedirs(plists, exist_ok=True)
+os.makedirs(predicates, exist_ok=True)
+
+def write(directory, name, data):
+    with open(os.path.join(directory, name), "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+
+def binary(objects, top=0):
+    """A bplist00 from already-encoded objects, one-byte offsets and references where they fit."""
+    body = b"bplist00"
+    offsets = []
+    for encoded in objects:
+        offsets.append(len(body))
+        body += encoded
+    size = 1 if len(body) < 256 else 4
+    table = len(body)
+    body += b"".join(o.to_bytes(size, "big") for o in offsets)
+    return body + bytes(6) + bytes([size, 1]) + struct.pack(">QQQ", len(objects), top, table)
+
+rules = set()
+for path in sorted(glob.glob(os.path.join(root, "Tests/Fixtures/extension-manifests/*/Info.plist")) +
+                   sorted(glob.glob(os.path.join(root, "Examples/manifests/*.plist")))):
+    name = os.path.basename(os.path.dirname(path)) if path.endswith("Info.plist") else os.path.basename(path)[:-6]
+    data = open(path, "rb").read()
+    write(plists, name + ".xml", data)
+    try:
+        value = plistlib.loads(data)
+    except Exception:
+        continue
+    write(plists, name + ".bplist", plistlib.dumps(value, fmt=plistlib.FMT_BINARY))
+    rule = value.get("NSExtension", {}).get("NSExtensionAttributes", {}).get("NSExtensionActivationRule")
+    if isinstance(rule, str):
+        rules.add(rule)
+
+for index, rule in enumerate(sorted(rules)):
+    write(predicates, "corpus-%02d" % index, rule)
+
+# The language's corners, one each.
+for name, text in {
+    "comparisons": "a == 1 AND b != 'x' OR c <= 2.5e1 AND d BETWEEN {1, 0x10} AND e IN {'a', \"b\"}",
+    "strings": "name BEGINSWITH[c] 'A' OR name ENDSWITH[d] 'é' OR name CONTAINS[cd] 'x' OR name LIKE 'a*?b'",
+    "matches": "ANY $x.types MATCHES 'public\\\\.(jpe?g|png)|[^.]+\\\\d{2,3}'",
+    "collections": "items.@count > 1 AND items.@sum.size < 10 AND items.@avg.size >= 1 AND items.@max.size == items.@min.size",
+    "subquery": "SUBQUERY(extensionItems, $e, SUBQUERY($e.attachments, $a, ALL $a.registeredTypeIdentifiers UTI-EQUALS 'public.url').@count == 1).@count >= 1",
+    "logic": "NOT (TRUEPREDICATE && !FALSEPREDICATE) || (a + 1) * -2 == nil AND SELF.x == YES",
+    "modifiers": "NONE tags == 'a' OR SOME tags == 'b' OR ANY extensionItems.@unionOfArrays.attachments.registeredTypeIdentifiers UTI-CONFORMS-TO 'public.image'",
+}.items():
+    write(predicates, name, text)
+
+# The property-list readers' limits.
+write(plists, "deep.xml", "<plist>" + "<array>" * 5000 + "</array>" * 5000 + "</plist>")
+write(plists, "entities.xml", "<plist><string>&lt;&#x1F600;&#233;&amp;&unknown;</string></plist>")
+write(plists, "cycle.bplist", binary([b"\xa1\x00"]))                                  # an array holding itself
+write(plists, "huge-count.bplist", binary([b"\xaf\x13" + b"\xff" * 8]))              # 2^64 - 1 elements claimed
+write(plists, "shared.bplist", binary([b"\xa2" + bytes([i + 1, i + 1]) for i in range(30)] + [b"\x08"]))  # 2^30 paths

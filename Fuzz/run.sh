@@ -1,0 +1,46 @@
+#!/bin/sh
+# Builds the fuzz targets with libFuzzer and AddressSanitizer and runs each for SECONDS (default 180).
+#   Fuzz/run.sh [SECONDS] [property-list|predicate …]
+# Seeds come from Fuzz/seeds (committed; Fuzz/make-seeds.py writes them); what the fuzzer learns goes to
+# .build-fuzz/corpus, crashes and hangs to .build-fuzz/artifacts. Exit status 1 when a target failed.
+set -eu
+cd "$(dirname "$0")/.."
+seconds=${1:-180}
+[ $# -gt 0 ] && shift
+targets=${*:-property-list predicate}
+build=.build-fuzz
+mkdir -p "$build/artifacts"
+
+build_target() {  # name, sources…
+    name=$1; shift
+    rm -f "$build/$name"
+    # The package's language settings (Package.swift's strictSettings), so the sources compile as there.
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -g -package-name OpenSharing \
+        -swift-version 6 -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility \
+        -enable-upcoming-feature InternalImportsByDefault \
+        -module-name "$(echo "$name" | tr -d -)" "$@" -o "$build/$name" 2>&1 |
+        grep -v "Cannot export local symbol '__asan" || true  # gold's noise about ASan's own symbols
+    [ -x "$build/$name" ] || { echo "building $name failed"; exit 2; }
+}
+
+build_target property-list-fuzzer Sources/PropertyLists/*.swift Fuzz/PropertyListFuzzer.swift
+build_target predicate-fuzzer Sources/ExtensionManifest/Predicate/*.swift Fuzz/PredicateFuzzer.swift
+
+# Swift's crash backtracer reads the stack in ways AddressSanitizer reports as errors of its own.
+export SWIFT_BACKTRACE=enable=no
+status=0
+for target in $targets; do
+    mkdir -p "$build/corpus/$target"
+    dict=""
+    [ -f "Fuzz/$target.dict" ] && dict="-dict=Fuzz/$target.dict"
+    echo "== $target: $seconds seconds"
+    # -rss_limit_mb bounds memory, -timeout calls any input slower than 10 s a hang.
+    if ! "$build/$target-fuzzer" "$build/corpus/$target" "Fuzz/seeds/$target" $dict \
+            -max_total_time="$seconds" -rss_limit_mb=1024 -timeout=10 -max_len=65536 \
+            -artifact_prefix="$build/artifacts/$target-" -print_final_stats=1 > "$build/$target.log" 2>&1; then
+        status=1
+        echo "$target: FAILED; see $build/$target.log and $build/artifacts"
+    fi
+    grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ *DONE)" "$build/$target.log" || true
+done
+exit $status
