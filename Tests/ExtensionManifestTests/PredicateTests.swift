@@ -80,6 +80,8 @@ struct PredicateTests {
                 == #"(a == 1 OR b == 2) AND NOT c != "x\"y""#)
         #expect(try PredicateParser.parse("NOT (a == 1 AND b ==[cd] 2) OR a BETWEEN { 1 , 2 } OR -(a + 1) * 2 < 0.5").description
                 == "NOT (a == 1 AND b ==[cd] 2) OR a BETWEEN {1, 2} OR -(a + 1) * 2 < 0.5")
+        // Keys that would read back as keywords or numbers keep their '#'.
+        #expect(try PredicateParser.parse("#0 >= #and.#SELF.x").description == "#0 >= #and.#SELF.x")
         // Negations are written back as they nest, without parentheses that would count against the depth limit.
         let negations = String(repeating: "-", count: 40) + "count == 3"
         #expect(try PredicateParser.parse(PredicateParser.parse(negations).description).description == negations)

@@ -53,7 +53,7 @@ extension PredicateExpression: CustomStringConvertible {
             case .expression(let expression):
                 if case .subquery = expression { expression.description } else { "(\(expression))" }
             }
-            return ([head].compactMap { $0 } + keys).joined(separator: ".")
+            return ([head].compactMap { $0 } + keys.map(Self.written)).joined(separator: ".")
         case .subquery(let collection, let variable, let predicate, _):
             return "SUBQUERY(\(collection), $\(variable), \(predicate))"
         case .arithmetic(let op, let left, let right, _):
@@ -62,6 +62,13 @@ extension PredicateExpression: CustomStringConvertible {
             if case .arithmetic = inner { return "-(\(inner))" }
             return "-\(inner)"
         }
+    }
+
+    /// A key as the lexer reads it back: `#`-escaped when it would otherwise read as a keyword or a number.
+    private static func written(_ key: String) -> String {
+        guard let first = key.unicodeScalars.first else { return key }
+        let plain = first == "@" || (PredicateLexer.isNameStart(first) && !PredicateLexer.keywords.contains(key.uppercased()))
+        return plain ? key : "#" + key
     }
 
     /// The expression as an operand of `op`: parenthesized when it binds more loosely, or as tightly on the

@@ -115,7 +115,7 @@ struct PredicateLexer {
         ("0"..."9").contains(c)
     }
 
-    private static func isNameStart(_ c: Unicode.Scalar) -> Bool {
+    static func isNameStart(_ c: Unicode.Scalar) -> Bool {
         c.isASCII ? c == "_" || ("a"..."z").contains(c) || ("A"..."Z").contains(c) : c.properties.isAlphabetic
     }
 
