@@ -33,4 +33,5 @@ bench:
 	@Tools/install-system-packages.sh $(BENCH_PACKAGES)
 	Benchmarks/compare-types.sh
 	Benchmarks/compare-provider-copy.sh
+	cd Benchmarks && $(SWIFT) run -c release ManifestTiming
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark

@@ -30,5 +30,14 @@ let package = Package(
             dependencies: [.product(name: "SharingShim", package: "OpenSharing")],
             path: "Benchmarks/ProviderCopy"
         ),
+        .executableTarget(
+            name: "ManifestTiming",
+            dependencies: [
+                .product(name: "ExtensionManifest", package: "OpenSharing"),
+                .product(name: "HostProfiles", package: "OpenSharing"),
+                .product(name: "SharingShim", package: "OpenSharing"),
+            ],
+            path: "Benchmarks/ManifestTiming"
+        ),
     ]
 )

@@ -1,5 +1,5 @@
 #!/bin/sh
-# `make demo`: what OpenSharing's type system says about the bundled example files.
+# `make demo`: OpenSharing on the bundled examples: types of files, a host app's share, extension manifests.
 set -eu
 cd "$(dirname "$0")/.."
 sharing=".build/debug/sharing"
@@ -14,3 +14,12 @@ echo "\$ sharing types public.heic image/webp .key"
 echo
 echo "\$ sharing share --host photos --file Examples/files/sunset.jpg --file Examples/files/clip.mp4 --load"
 "$sharing" share --host photos --file Examples/files/sunset.jpg --file Examples/files/clip.mp4 --load
+
+echo
+echo "\$ sharing lint Examples/manifests/*.plist"
+"$sharing" lint Examples/manifests/*.plist || echo "(exit status $?: Careless.plist has errors)"
+
+echo
+echo "\$ sharing match Examples/manifests/PhotoSaver.plist Examples/manifests/LinkSaver.plist --share Examples/shares/safari.json"
+"$sharing" match Examples/manifests/PhotoSaver.plist Examples/manifests/LinkSaver.plist --share Examples/shares/safari.json ||
+    echo "(exit status $?: one of them would not appear)"
