@@ -74,7 +74,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PropertyListsTests",
-            dependencies: ["PropertyLists"],
+            dependencies: ["PropertyLists", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -109,7 +109,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ExtensionManifestTests",
-            dependencies: ["ExtensionManifest", "HostProfiles", "SharingShim", "PropertyLists",
+            dependencies: ["ExtensionManifest", "HostProfiles", "SharingShim",
                            .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strictSettings
         ),

@@ -102,18 +102,21 @@ package enum TreeCopier {
         }
     }
 
-    /// Whether a link's target, resolved lexically from the link's place, stays inside the tree. Links
-    /// inside the tree are copied as links, so a target inside resolves inside the copy too.
+    /// Whether a link's target stays inside the tree, however the links inside it resolve: it is relative,
+    /// climbs with `..` only at its start and no higher than the tree's root, and then only descends. A
+    /// `..` after a name is refused, since the name may be a link elsewhere (`dot → .` makes
+    /// `dot/dot/../x` lexically inside but physically outside). Links inside the tree are copied as links,
+    /// so a target inside resolves inside the copy too.
     static func staysInside(target: String, linkPath: String) -> Bool {
         guard !target.hasPrefix("/") else { return false }
-        var components = linkPath.split(separator: "/").dropLast().map(String.init)
-        for component in target.split(separator: "/", omittingEmptySubsequences: true) {
-            switch component {
-            case ".": continue
-            case "..":
-                if components.isEmpty { return false }
-                components.removeLast()
-            default: components.append(String(component))
+        var depth = linkPath.split(separator: "/").count - 1
+        var descending = false
+        for component in target.split(separator: "/", omittingEmptySubsequences: true) where component != "." {
+            if component == ".." {
+                if descending || depth == 0 { return false }
+                depth -= 1
+            } else {
+                descending = true
             }
         }
         return true
