@@ -7,9 +7,9 @@
 SWIFT ?= swift
 
 # Debian packages the build and the tests need.
-PACKAGES := zip unzip
+PACKAGES := zip unzip pkg-config libssl-dev
 # More for the benchmarks' peers.
-BENCH_PACKAGES := $(PACKAGES) gcc pkg-config libglib2.0-dev shared-mime-info
+BENCH_PACKAGES := $(PACKAGES) gcc libglib2.0-dev shared-mime-info
 
 .PHONY: deps demo test bench
 

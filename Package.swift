@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "OpenItemProvider", targets: ["OpenItemProvider"]),
         .library(name: "HostProfiles", targets: ["HostProfiles"]),
         .library(name: "ExtensionManifest", targets: ["ExtensionManifest"]),
+        .library(name: "ShareInbox", targets: ["ShareInbox"]),
+        .library(name: "ShareIntake", targets: ["ShareIntake"]),
         .executable(name: "sharing", targets: ["sharing"]),
     ],
     dependencies: [
@@ -30,10 +32,12 @@ let package = Package(
     targets: [
         .target(name: "PropertyLists", swiftSettings: strictSettings),
         .target(name: "CSharingSystem"),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "SharingFiles",
             dependencies: [
                 "CSharingSystem",
+                .target(name: "COpenSSL", condition: .when(platforms: nonApplePlatforms)),
                 .target(name: "OpenUniformTypeIdentifiers", condition: .when(platforms: nonApplePlatforms)),
             ],
             swiftSettings: strictSettings
@@ -61,6 +65,8 @@ let package = Package(
         ),
         .target(name: "HostProfiles", dependencies: ["SharingShim", "SharingFiles"], swiftSettings: strictSettings),
         .target(name: "ExtensionManifest", dependencies: ["SharingShim", "SharingFiles", "PropertyLists"], swiftSettings: strictSettings),
+        .target(name: "ShareInbox", dependencies: ["SharingFiles"], swiftSettings: strictSettings),
+        .target(name: "ShareIntake", dependencies: ["SharingShim", "ShareInbox", "SharingFiles"], swiftSettings: strictSettings),
         .executableTarget(
             name: "sharing",
             dependencies: [
@@ -68,6 +74,8 @@ let package = Package(
                 "SharingFiles",
                 "HostProfiles",
                 "ExtensionManifest",
+                "ShareInbox",
+                "ShareIntake",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

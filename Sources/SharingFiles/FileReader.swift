@@ -36,4 +36,27 @@ package enum FileReader {
         data.count = total
         return data
     }
+
+    /// At most the first `count` bytes of a regular file (fewer when it is shorter); links are not followed.
+    package static func readPrefix(_ path: String, count: Int) throws(FileSystemError) -> [UInt8] {
+        let descriptor = try Syscall.openFile(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW)
+        defer { Syscall.closeFile(descriptor) }
+        guard Syscall.isRegularFile(try Syscall.status(of: descriptor, path: path)) else {
+            throw FileSystemError(.wrongKind, operation: "read", path: path, detail: "not a regular file")
+        }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var total = 0
+        while total < count {
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                read(descriptor, buffer.baseAddress! + total, count - total)
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw FileSystemError(.system(errno), operation: "read", path: path)
+            }
+            if got == 0 { break }
+            total += got
+        }
+        return Array(bytes[..<total])
+    }
 }

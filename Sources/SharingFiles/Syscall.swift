@@ -67,6 +67,45 @@ package enum Syscall {
         try flush(descriptor, path: path)
     }
 
+    /// Makes everything in a tree durable: each regular file's bytes, then each directory's entries, the
+    /// root's last. Links are not followed.
+    package static func flushTree(_ root: String) throws(FileSystemError) {
+        guard let status = try linkStatus(root) else { throw FileSystemError(.system(ENOENT), operation: "flush", path: root) }
+        if isRegularFile(status) {
+            let descriptor = try openFile(root, O_RDONLY | O_NOFOLLOW)
+            defer { closeFile(descriptor) }
+            try flush(descriptor, path: root)
+        } else if isDirectory(status) {
+            for name in try contentsOfDirectory(root) { try flushTree(root + "/" + name) }
+            try flushDirectory(root)
+        }
+    }
+
+    /// Removes a file, a link or a whole tree (links are removed, never followed); nothing there is no error.
+    package static func removeTree(_ path: String) throws(FileSystemError) {
+        guard let status = try linkStatus(path) else { return }
+        if isDirectory(status) {
+            for name in try contentsOfDirectory(path) { try removeTree(path + "/" + name) }
+            try check("remove", path) { rmdir(path) }
+        } else {
+            do {
+                try removeFile(path)
+            } catch where error.errno == ENOENT {
+                return
+            }
+        }
+    }
+
+    /// Sets a path's modification time to now.
+    package static func touch(_ path: String) throws(FileSystemError) {
+        try check("touch", path) { utimensat(AT_FDCWD, path, nil, 0) }
+    }
+
+    /// Whether a process with this identifier exists (it may belong to another user).
+    package static func processExists(_ identifier: Int32) -> Bool {
+        kill(identifier, 0) == 0 || errno == EPERM
+    }
+
     package static func renameNoReplace(_ from: String, to: String) throws(FileSystemError) {
         try check("rename", "\(from) to \(to)") { csharing_rename_noreplace(AT_FDCWD, from, AT_FDCWD, to) }
     }
@@ -91,6 +130,20 @@ package enum Syscall {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = try check("read link", path) { readlink(path, &buffer, buffer.count - 1) }
         return String(decoding: buffer[..<Int(count)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The names in a directory but `.` and `..`, in byte order.
+    package static func contentsOfDirectory(_ path: String) throws(FileSystemError) -> [String] {
+        guard let directory = opendir(path) else { throw FileSystemError(.system(errno), operation: "list", path: path) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
     }
 
     /// Whether the calling process may read the file at a path (access(2), R_OK).

@@ -26,7 +26,7 @@ package enum TreeCopier {
     package static func size(of root: String) -> Int64 {
         var total: Int64 = 0, entries = 0
         func walk(_ path: String, depth: Int) {
-            guard depth <= maximumDepth, let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
+            guard depth <= maximumDepth, let names = try? Syscall.contentsOfDirectory(path) else { return }
             for name in names {
                 entries += 1
                 if entries > maximumEntries { return }
@@ -68,13 +68,7 @@ package enum TreeCopier {
         }
         try Syscall.makeDirectory(destination, mode: 0o755)
         result.directories += 1
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: source).sorted()
-        } catch {
-            throw FileSystemError(.system(EACCES), operation: "list", path: source)
-        }
-        for name in names {
+        for name in try Syscall.contentsOfDirectory(source) {
             if result.files + result.directories > maximumEntries {
                 throw FileSystemError(.limitExceeded, operation: "copy", path: source, detail: "more than \(maximumEntries) entries")
             }

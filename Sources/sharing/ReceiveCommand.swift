@@ -1,0 +1,204 @@
+import ArgumentParser
+import Foundation
+import HostProfiles
+import ShareInbox
+import ShareIntake
+import SharingFiles
+import SharingShim
+
+/// `sharing receive`: what a share extension does, on files, URLs, a host profile or a share fixture.
+struct ReceiveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "receive",
+        abstract: "Receive a share into an inbox, as a share extension would.",
+        discussion: """
+            The share is the files and URLs given (offered as the Files app offers documents, openable in \
+            place), or --host NAME applied to them, or a --share fixture. Each attachment arrives in the inbox \
+            as its best accepted representation. Exit status 1 when an attachment failed.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Files and URLs to share.", valueName: "path-or-url"))
+    var things: [String] = []
+
+    @OptionGroup var source: ShareOptions
+
+    @Option(help: ArgumentHelp("The inbox directory (created if missing).", valueName: "dir"))
+    var inbox: String
+
+    @Option(help: ArgumentHelp("Accepted types, most wanted first, comma-separated: identifiers, .extensions, MIME types.", valueName: "types"))
+    var accept: String = "public.item"
+
+    @Option(name: .customLong("memory-budget"), help: ArgumentHelp("The memory the intake may use (24MB, 120MB).", valueName: "size"))
+    var memoryBudget: ByteCount = ByteCount(bytes: 24 << 20)
+
+    @Option(name: .customLong("max-size"), help: ArgumentHelp("The largest item received.", valueName: "size"))
+    var maximumSize: ByteCount?
+
+    @Option(help: ArgumentHelp("Seconds to wait for the host to answer a load.", valueName: "seconds"))
+    var timeout: Double = 30
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    func validate() throws {
+        if source.isGiven && !things.isEmpty && source.fixturePath != nil {
+            throw ValidationError("Files and URLs go with --host, or alone; a --share fixture says everything itself.")
+        }
+        if !source.isGiven && things.isEmpty && source.files.isEmpty && source.urls.isEmpty && source.texts.isEmpty {
+            throw ValidationError("Give files or URLs to receive, or --host NAME with them, or --share FIXTURE.")
+        }
+        if timeout <= 0 { throw ValidationError("--timeout must be positive.") }
+    }
+
+    func run() async throws {
+        let accepted: [UTType]
+        do {
+            accepted = try accept.split(separator: ",").map { query in
+                try UTType(TypeAnswer(query: query.trimmingCharacters(in: .whitespaces)).identifier) ?? .item
+            }
+        } catch {
+            Output.error("--accept: \(error)")
+            throw ExitCode(2)
+        }
+        let policy = IntakePolicy(acceptedTypes: accepted, maximumItemSize: maximumSize.map { Int64($0.bytes) },
+                                  memoryBudget: memoryBudget.bytes, loadTimeout: .milliseconds(Int(timeout * 1000)))
+        let intake: ShareIntake
+        let destination: ShareInbox
+        let items: [NSExtensionItem]
+        let host: String?
+        do {
+            intake = try ShareIntake(policy: policy)
+            destination = try ShareInbox(at: URL(fileURLWithPath: inbox))
+            (items, host) = try share()
+        } catch {
+            Output.error("\(error)")
+            throw ExitCode(2)
+        }
+        let progress = Progress(totalUnitCount: 0)
+        let bar = isatty(STDERR_FILENO) == 1 && !json ? ProgressBar(progress) : nil
+        let report: IntakeReport
+        do {
+            report = try await intake.receive(items, into: destination, host: host, progress: progress)
+            bar?.finish()
+        } catch {
+            bar?.finish()
+            Output.error("\(error)")
+            throw ExitCode.failure
+        }
+        if json {
+            try Output.json(report)
+        } else {
+            Output.line(Self.table(report))
+        }
+        if report.failureCount > 0 { throw ExitCode.failure }
+    }
+
+    /// The share: a fixture, a host profile applied to what was given, or the files and URLs as they are.
+    private func share() throws -> ([NSExtensionItem], String?) {
+        var options = source
+        for thing in things {
+            if let url = URL(string: thing), let scheme = url.scheme, scheme.count > 1 { options.urls.append(thing) } else { options.files.append(thing) }
+        }
+        if options.isGiven {
+            let (fixture, base) = try options.fixture()
+            return (try fixture.makeItems(relativeTo: base), fixture.host)
+        }
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let item = NSExtensionItem()
+        var attachments: [NSItemProvider] = []
+        for path in options.files {
+            let url = URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL
+            guard FileManager.default.fileExists(atPath: url.path) else { throw ValidationError("\(path): no such file or directory") }
+            let provider = NSItemProvider(contentsOf: url, contentType: contentType(ofFileAt: url.path), openInPlace: true)
+            provider.suggestedName = url.lastPathComponent
+            attachments.append(provider)
+        }
+        for text in options.urls {
+            guard let url = URL(string: text) else { continue }
+            attachments.append(NSItemProvider(object: url as NSURL))
+        }
+        item.attachments = attachments
+        if let text = options.texts.first { item.attributedContentText = NSAttributedString(string: text) }
+        if let title = options.title { item.attributedTitle = NSAttributedString(string: title) }
+        return ([item], nil)
+    }
+
+    static func table(_ report: IntakeReport) -> String {
+        let typeWidth = report.received.map(\.type.count).max() ?? 0
+        var lines: [String] = []
+        for entry in report.entries {
+            let place = ("\(entry.item)" + (entry.attachment.map { ".\($0)" } ?? "")).padding(toLength: 6, withPad: " ", startingAt: 0)
+            switch entry.outcome {
+            case .received(let received):
+                let size = ByteCount(bytes: Int(received.size)).description.leftPadded(to: 9)
+                lines.append("\(place)received  \(received.type.padding(toLength: typeWidth, withPad: " ", startingAt: 0))  \(size)  \(received.name)")
+                for note in received.notes { lines.append("      note: \(note)") }
+            case .skipped(let reason):
+                lines.append("\(place)skipped   \(reason)")
+            case .failed(let reasons):
+                lines.append("\(place)FAILED")
+                for reason in reasons { lines.append("      \(reason)") }
+            }
+        }
+        let received = report.received.count, failed = report.failureCount
+        let skipped = report.entries.count - received - failed
+        lines.append("\(received) received, \(skipped) skipped, \(failed) failed")
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// A size on the command line: bytes, or with KB, MB or GB (powers of 1024).
+struct ByteCount: ExpressibleByArgument, CustomStringConvertible, Sendable {
+    var bytes: Int
+
+    init(bytes: Int) {
+        self.bytes = bytes
+    }
+
+    init?(argument: String) {
+        let text = argument.uppercased().replacingOccurrences(of: " ", with: "")
+        let units: [(String, Int)] = [("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10), ("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10), ("B", 1)]
+        let (number, scale) = units.first { text.hasSuffix($0.0) }.map { (String(text.dropLast($0.0.count)), $0.1) } ?? (text, 1)
+        guard let value = Double(number), value >= 0, value * Double(scale) < Double(Int.max) else { return nil }
+        bytes = Int(value * Double(scale))
+    }
+
+    var description: String {
+        if bytes >= 1 << 30 { return String(format: "%.1f GB", Double(bytes) / Double(1 << 30)) }
+        if bytes >= 1 << 20 { return String(format: "%.1f MB", Double(bytes) / Double(1 << 20)) }
+        if bytes >= 1 << 10 { return String(format: "%.1f KB", Double(bytes) / Double(1 << 10)) }
+        return "\(bytes) B"
+    }
+}
+
+/// A one-line progress bar on standard error, redrawn ten times a second.
+final class ProgressBar: @unchecked Sendable {
+    private let progress: Progress
+    private let timer: any DispatchSourceTimer
+
+    init(_ progress: Progress) {
+        self.progress = progress
+        timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now(), repeating: .milliseconds(100))
+        timer.setEventHandler { [progress] in Self.draw(progress.fractionCompleted) }
+        timer.resume()
+    }
+
+    func finish() {
+        timer.cancel()
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+
+    private static func draw(_ fraction: Double) {
+        let width = 30, filled = Int((fraction * Double(width)).rounded(.down))
+        let bar = String(repeating: "#", count: max(0, min(width, filled))) + String(repeating: " ", count: max(0, width - filled))
+        FileHandle.standardError.write(Data("\rreceiving [\(bar)] \(Int(fraction * 100))%".utf8))
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}
