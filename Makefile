@@ -21,7 +21,7 @@ demo: deps
 	@Examples/demo.sh
 
 # Tests of concurrent code run a second time under the thread sanitizer (its own build folder).
-TSAN_TESTS := OpenItemProviderTests|SharingShimTests
+TSAN_TESTS := OpenItemProviderTests|SharingShimTests|ShareIntakeTests|ShareInboxTests
 
 test: deps
 	$(SWIFT) build --build-tests

@@ -122,8 +122,18 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "ShareInboxTests",
+            dependencies: ["ShareInbox", "SharingFiles"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ShareIntakeTests",
+            dependencies: ["ShareIntake", "ShareInbox", "HostProfiles", "SharingShim"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "SharingCLITests",
-            dependencies: ["sharing"],
+            dependencies: ["sharing", "SharingFiles"],
             swiftSettings: strictSettings
         ),
     ]

@@ -50,6 +50,9 @@ package struct SafeFileName: Sendable {
                 if !rule.isKnown(ext) { stem += "." + ext }
                 ext = preferred
             }
+        } else if !ext.isEmpty && !rule.accepts(ext) && rule.isKnown(ext) {
+            // A type without an extension of its own: an extension that says it is something else goes.
+            ext = ""
         }
         if reservedNames.contains(stem.uppercased()) { stem = "_" + stem }
         return limit(stem: stem, extension: ext)
