@@ -1,25 +1,23 @@
 #!/bin/sh
-# `make demo`: OpenSharing on the bundled examples: types of files, a host app's share, extension manifests.
+# `make demo`: OpenSharing on the bundled examples — a Photos share and a Safari share received into
+# ./demo-inbox, the extension manifests that decide who is offered them, and the types underneath.
 set -eu
 cd "$(dirname "$0")/.."
 sharing=".build/debug/sharing"
-echo "\$ sharing types --file Examples/files/…"
-for file in Examples/files/*; do
-    "$sharing" types --file "$file"
+show() {
     echo
-done
-echo "\$ sharing types public.heic image/webp .key"
-"$sharing" types public.heic image/webp .key
+    echo "\$ sharing $*"
+    "$sharing" "$@"
+}
 
-echo
-echo "\$ sharing share --host photos --file Examples/files/sunset.jpg --file Examples/files/clip.mp4 --load"
-"$sharing" share --host photos --file Examples/files/sunset.jpg --file Examples/files/clip.mp4 --load
+rm -rf demo-inbox
+show receive --host photos --file Examples/files/sunset.jpg --file Examples/files/diagram.png --file Examples/files/clip.mp4 --inbox demo-inbox
+show receive --host safari --url https://www.apple.com/ --title "Apple" --inbox demo-inbox
+show receive --share Examples/shares/duplicates.json --inbox demo-inbox
+show inbox list demo-inbox --verify
 
-echo
-echo "\$ sharing lint Examples/manifests/*.plist"
-"$sharing" lint Examples/manifests/*.plist || echo "(exit status $?: Careless.plist has errors)"
-
-echo
-echo "\$ sharing match Examples/manifests/PhotoSaver.plist Examples/manifests/LinkSaver.plist --share Examples/shares/safari.json"
-"$sharing" match Examples/manifests/PhotoSaver.plist Examples/manifests/LinkSaver.plist --share Examples/shares/safari.json ||
+show match Examples/manifests/PhotoSaver.plist Examples/manifests/LinkSaver.plist --share Examples/shares/safari.json ||
     echo "(exit status $?: one of them would not appear)"
+show lint Examples/manifests/Careless.plist || echo "(exit status $?: Careless.plist has errors)"
+
+show types --file Examples/files/sunset.jpg --file Examples/files/script.lua public.heic

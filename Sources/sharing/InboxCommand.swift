@@ -58,9 +58,11 @@ struct InboxCommand: ParsableCommand {
             if json {
                 try Output.json(listed)
             } else {
+                let typeWidth = listed.map(\.manifest.type.count).max() ?? 0
                 for entry in listed {
                     let check = entry.intact.map { $0 ? "  intact" : "  DAMAGED" } ?? ""
-                    Output.line("\(entry.id)  \(entry.state.padding(toLength: 7, withPad: " ", startingAt: 0))  \(entry.manifest.type.padding(toLength: 30, withPad: " ", startingAt: 0)) \(ByteCount(bytes: Int(entry.manifest.size)).description.leftPadded(to: 9))  \(entry.manifest.name)\(check)")
+                    let size = ByteCount(bytes: Int(entry.manifest.size)).description.leftPadded(to: 9)
+                    Output.line("\(entry.id)  \(entry.state.padding(toLength: 7, withPad: " ", startingAt: 0))  \(entry.manifest.type.padding(toLength: typeWidth, withPad: " ", startingAt: 0))  \(size)  \(entry.manifest.name)\(check)")
                 }
                 Output.line("\(items.filter { $0.state == .pending }.count) pending, \(items.filter { $0.state == .claimed }.count) claimed")
             }
