@@ -1,4 +1,5 @@
 public import Foundation
+import SharingFiles
 public import SharingShim
 
 /// An item provider built from a fixture's attachment: every representation registered as the fixture
@@ -77,7 +78,7 @@ public final class ReplayItemProvider: NSItemProvider, @unchecked Sendable {
         var never = false
 
         func run(completion fail: @escaping @Sendable (NSError) -> Void, _ deliver: @escaping @Sendable () -> Void) -> Progress? {
-            if never { return Progress(totalUnitCount: 1) }
+            if never { return SynchronizedProgress(totalUnitCount: 1) }
             let act: @Sendable () -> Void = { if let error { fail(error) } else { deliver() } }
             if let delay {
                 DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: act)
@@ -190,7 +191,7 @@ public final class ReplayItemProvider: NSItemProvider, @unchecked Sendable {
 
     private func failed(_ error: NSError, _ deliver: @escaping @Sendable () -> Void) -> Progress {
         DispatchQueue.global().async(execute: deliver)
-        let progress = Progress(totalUnitCount: 1)
+        let progress = SynchronizedProgress(totalUnitCount: 1)
         progress.completedUnitCount = 1
         return progress
     }

@@ -13,13 +13,13 @@ enum LoadedValue: @unchecked Sendable {
 /// One load: delivers exactly once — the value, an error, or the cancellation error, whichever comes
 /// first — and accounts its progress in stages (the provider's loader, then any copying OpenSharing does).
 final class LoadOperation: @unchecked Sendable {
-    let progress = Progress(totalUnitCount: 100)
+    let progress = SynchronizedProgress(totalUnitCount: 100)
     private let lock = NSLock()
     private var finished = false
     private let deliver: @Sendable (Result<LoadedValue, NSError>) -> Void
     /// A child that exists only to hear about cancellation (the consumer may set the progress's own
     /// `cancellationHandler`; this one stays ours).
-    private let watcher = Progress(totalUnitCount: 1)
+    private let watcher = SynchronizedProgress(totalUnitCount: 1)
     private var loaderStage: Progress?
     private var loaderProgress: Progress?
     private var loaderEnded = false
@@ -54,7 +54,7 @@ final class LoadOperation: @unchecked Sendable {
 
     /// Starts the stage of the provider's loader, worth `share` of the 100 units.
     func beginLoaderStage(share: Int64) {
-        let stage = Progress(totalUnitCount: 1)
+        let stage = SynchronizedProgress(totalUnitCount: 1)
         progress.addChild(stage, withPendingUnitCount: share)
         lock.lock()
         loaderStage = stage
@@ -91,7 +91,7 @@ final class LoadOperation: @unchecked Sendable {
 
     /// A stage of `total` bytes of OpenSharing's own work (copying, writing, reading), worth `share` units.
     func beginStage(share: Int64, total: Int64) -> Progress {
-        let stage = Progress(totalUnitCount: max(total, 1))
+        let stage = SynchronizedProgress(totalUnitCount: max(total, 1))
         progress.addChild(stage, withPendingUnitCount: share)
         return stage
     }

@@ -245,7 +245,7 @@ extension NSItemProvider {
         let temporary = try naming.makeTemporaryDirectory()
         defer { temporary.remove() }
         let archive = temporary.url.appendingPathComponent("archive.zip")
-        let progress = Progress(totalUnitCount: 1)
+        let progress = SynchronizedProgress(totalUnitCount: 1)
         try FileManager().zipItem(at: directory, to: archive, shouldKeepParent: true, compressionMethod: .deflate, progress: progress)
         if operation.isCancelled { throw FileSystemError(.cancelled, operation: "archive", path: directory.path) }
         return try FileReader.readAll(archive.path)

@@ -1,4 +1,5 @@
 public import Foundation
+import SharingFiles
 import OpenUniformTypeIdentifiers
 
 extension NSItemProvider {
@@ -12,7 +13,7 @@ extension NSItemProvider {
             let error = Self.error(.unavailableCoercionError,
                                    "\(aClass) reads \(aClass.readableTypeIdentifiersForItemProvider.joined(separator: ", ")); the item provider has \(availableTypesDescription).")
             DispatchQueue.global().async { completionHandler(nil, error) }
-            let progress = Progress(totalUnitCount: 1)
+            let progress = SynchronizedProgress(totalUnitCount: 1)
             progress.completedUnitCount = 1
             return progress
         }

@@ -54,9 +54,9 @@ public struct ShareIntake: Sendable {
     public func receive(_ items: [NSExtensionItem], into inbox: ShareInbox, host: String? = nil,
                         progress: Progress? = nil) async throws -> IntakeReport {
         let work = plannedWork(items, host: host)
-        let overall = progress ?? Progress(totalUnitCount: 0)
+        let overall = progress ?? SynchronizedProgress(totalUnitCount: 0)
         overall.totalUnitCount = Int64(work.count)
-        let children = work.map { _ in Progress(totalUnitCount: -1, parent: overall, pendingUnitCount: 1) }
+        let children = work.map { _ in SynchronizedProgress(totalUnitCount: -1, parent: overall, pendingUnitCount: 1) }
         let run = Task { try await receive(work, into: inbox, host: host, progress: children, cancelled: { overall.isCancelled }) }
         // A cancelled Progress (a Cancel button) cancels the intake as cancelling the task does.
         let watcher = Task {
