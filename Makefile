@@ -21,7 +21,7 @@ demo: deps
 	@Examples/demo.sh
 
 # Tests of concurrent code run a second time under the thread sanitizer (its own build folder).
-TSAN_TESTS := OpenItemProviderTests|SharingShimTests|ShareIntakeTests|ShareInboxTests
+TSAN_TESTS := SharingFilesTests|OpenItemProviderTests|SharingShimTests|ShareIntakeTests|ShareInboxTests
 
 test: deps
 	$(SWIFT) build --build-tests
@@ -33,5 +33,6 @@ bench:
 	@Tools/install-system-packages.sh $(BENCH_PACKAGES)
 	Benchmarks/compare-types.sh
 	Benchmarks/compare-provider-copy.sh
+	Benchmarks/compare-receive.sh
 	cd Benchmarks && $(SWIFT) run -c release ManifestTiming
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark

@@ -4,8 +4,8 @@ import Testing
 @Suite("sharing lint")
 struct LintCommandTests {
     @Test("clean files: 'clean', exit status 0")
-    func clean() throws {
-        let result = try Sharing.run(["lint", "Examples/manifests/PhotoSaver.plist", "Examples/manifests/LinkSaver.plist"], in: repositoryRoot)
+    func clean() async throws {
+        let result = try await Sharing.run(["lint", "Examples/manifests/PhotoSaver.plist", "Examples/manifests/LinkSaver.plist"], in: repositoryRoot)
         #expect(result.status == 0)
         #expect(result.standardOutput == """
             Examples/manifests/PhotoSaver.plist
@@ -18,8 +18,8 @@ struct LintCommandTests {
     }
 
     @Test("--format gcc: FILE:LINE:COL: severity: message [key path], one a line, exit status 1 on errors")
-    func gcc() throws {
-        let result = try Sharing.run(["lint", "--format", "gcc", "Examples/manifests/Careless.plist"], in: repositoryRoot)
+    func gcc() async throws {
+        let result = try await Sharing.run(["lint", "--format", "gcc", "Examples/manifests/Careless.plist"], in: repositoryRoot)
         #expect(result.status == 1)
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.count == 7)
@@ -28,8 +28,8 @@ struct LintCommandTests {
     }
 
     @Test("--format json: a report per file, diagnostics with severity, key path, place, message and fix")
-    func json() throws {
-        let result = try Sharing.run(["lint", "--format", "json", "Examples/manifests/Careless.plist", "Examples/manifests/PhotoSaver.plist"], in: repositoryRoot)
+    func json() async throws {
+        let result = try await Sharing.run(["lint", "--format", "json", "Examples/manifests/Careless.plist", "Examples/manifests/PhotoSaver.plist"], in: repositoryRoot)
         #expect(result.status == 1)
         let reports = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
         #expect(reports.map { $0["file"] as? String } == ["Examples/manifests/Careless.plist", "Examples/manifests/PhotoSaver.plist"])
@@ -42,21 +42,21 @@ struct LintCommandTests {
     }
 
     @Test("a bundle directory is linted through its Info.plist, which the annotations name")
-    func bundle() throws {
-        try withTemporaryDirectory { directory in
+    func bundle() async throws {
+        try await withTemporaryDirectory { directory in
             let appex = directory.appending(path: "Careless.appex")
             try FileManager.default.createDirectory(at: appex, withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: repositoryRoot.appending(path: "Examples/manifests/Careless.plist"),
                                              to: appex.appending(path: "Info.plist"))
-            let result = try Sharing.run(["lint", "--format", "gcc", appex.path])
+            let result = try await Sharing.run(["lint", "--format", "gcc", appex.path])
             #expect(result.status == 1)
             #expect(result.standardOutput.hasPrefix(appex.appending(path: "Info.plist").path + ":17:3: error: "))
         }
     }
 
     @Test("what is not an Info.plist: one error each, saying why, exit status 1")
-    func unreadable() throws {
-        try withTemporaryDirectory { directory in
+    func unreadable() async throws {
+        try await withTemporaryDirectory { directory in
             let huge = directory.appending(path: "huge.plist")
             FileManager.default.createFile(atPath: huge.path, contents: nil)
             let handle = try FileHandle(forWritingTo: huge)
@@ -64,7 +64,7 @@ struct LintCommandTests {
             try handle.close()
             let malformed = directory.appending(path: "malformed.plist")
             try Data("<plist><dict><key>NSExtension</key><dict></plist>".utf8).write(to: malformed)
-            let result = try Sharing.run(["lint", "--format", "gcc", huge.path, malformed.path, directory.appending(path: "missing.plist").path, directory.path])
+            let result = try await Sharing.run(["lint", "--format", "gcc", huge.path, malformed.path, directory.appending(path: "missing.plist").path, directory.path])
             #expect(result.status == 1)
             #expect(result.standardOutput == """
                 \(huge.path): error: larger than 8 MiB: not an Info.plist
@@ -82,16 +82,16 @@ struct MatchCommandTests {
     let photoSaver = "Examples/manifests/PhotoSaver.plist"
 
     @Test("Photos with one image: would appear, exit status 0")
-    func appears() throws {
-        let result = try Sharing.run(["match", photoSaver, "--host", "photos", "--file", "Examples/files/sunset.jpg"], in: repositoryRoot)
+    func appears() async throws {
+        let result = try await Sharing.run(["match", photoSaver, "--host", "photos", "--file", "Examples/files/sunset.jpg"], in: repositoryRoot)
         #expect(result.status == 0)
         #expect(result.standardOutput == "Photo Saver: would appear\n")
     }
 
     @Test("Photos with eleven images: would not appear, which count, exit status 1")
-    func tooMany() throws {
+    func tooMany() async throws {
         let files = Array(repeating: ["--file", "Examples/files/sunset.jpg"], count: 11).flatMap { $0 }
-        let result = try Sharing.run(["match", photoSaver, "--host", "photos"] + files, in: repositoryRoot)
+        let result = try await Sharing.run(["match", photoSaver, "--host", "photos"] + files, in: repositoryRoot)
         #expect(result.status == 1)
         #expect(result.standardOutput == """
             Photo Saver: would not appear
@@ -101,8 +101,8 @@ struct MatchCommandTests {
     }
 
     @Test("a predicate rule: the clause that failed, for the attachment it failed on; --explain prints the rule on one line")
-    func predicateExplained() throws {
-        let result = try Sharing.run(["match", "Examples/manifests/LinkSaver.plist", "--share", "Examples/shares/photos.json", "--explain"], in: repositoryRoot)
+    func predicateExplained() async throws {
+        let result = try await Sharing.run(["match", "Examples/manifests/LinkSaver.plist", "--share", "Examples/shares/photos.json", "--explain"], in: repositoryRoot)
         #expect(result.status == 1)
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines[0] == "Link Saver: would not appear")
@@ -112,8 +112,8 @@ struct MatchCommandTests {
     }
 
     @Test("several manifests against Safari, as JSON: each answered, exit status 1 when one would not appear")
-    func json() throws {
-        let result = try Sharing.run(["match", photoSaver, "Examples/manifests/LinkSaver.plist", "--share", "Examples/shares/safari.json", "--json"], in: repositoryRoot)
+    func json() async throws {
+        let result = try await Sharing.run(["match", photoSaver, "Examples/manifests/LinkSaver.plist", "--share", "Examples/shares/safari.json", "--json"], in: repositoryRoot)
         #expect(result.status == 1)
         let answers = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
         #expect(answers.map { $0["name"] as? String } == ["Photo Saver", "Link Saver"])
@@ -123,8 +123,8 @@ struct MatchCommandTests {
 
     @Test("bad input is exit status 2, like grep's: no share, a missing manifest, a malformed fixture, a predicate that does not parse",
           arguments: ["no share", "missing manifest", "malformed fixture", "bad predicate", "unknown option"])
-    func badInput(_ case: String) throws {
-        try withTemporaryDirectory { directory in
+    func badInput(_ case: String) async throws {
+        try await withTemporaryDirectory { directory in
             let manifest = repositoryRoot.appending(path: photoSaver).path
             let share = ["--host", "photos", "--file", repositoryRoot.appending(path: "Examples/files/sunset.jpg").path]
             let arguments: [String]
@@ -149,7 +149,7 @@ struct MatchCommandTests {
             default:
                 arguments = ["match", manifest, "--no-such-option"] + share
             }
-            let result = try Sharing.run(arguments)
+            let result = try await Sharing.run(arguments)
             #expect(result.status == 2, "\(`case`): \(result.standardError)")
             #expect(result.standardOutput.isEmpty)
             #expect(!result.standardError.isEmpty)

@@ -35,10 +35,10 @@ func makeSources(_ count: Int, in directory: URL, size: Int = 64 << 10) throws -
 @Suite("sharing receive and sharing inbox")
 struct ReceiveCommandTests {
     @Test("files and a URL into an inbox: a table, exit status 0; then list, claim, ack")
-    func receiveAndCollect() throws {
-        try withTemporaryDirectory { directory in
+    func receiveAndCollect() async throws {
+        try await withTemporaryDirectory { directory in
             let inbox = directory.appendingPathComponent("inbox").path
-            let result = try Sharing.run(["receive", "Examples/files/sunset.jpg", "Examples/files/notes.txt", "https://example.com/a", "--inbox", inbox], in: repositoryRoot)
+            let result = try await Sharing.run(["receive", "Examples/files/sunset.jpg", "Examples/files/notes.txt", "https://example.com/a", "--inbox", inbox], in: repositoryRoot)
             #expect(result.status == 0, "\(result.standardError)")
             #expect(result.standardOutput == """
                 1.1   received  public.jpeg          31.1 KB  sunset.jpg
@@ -47,30 +47,32 @@ struct ReceiveCommandTests {
                 3 received, 0 skipped, 0 failed
 
                 """)
-            let listed = try Sharing.run(["inbox", "list", inbox, "--verify"])
+            let listed = try await Sharing.run(["inbox", "list", inbox, "--verify"])
             #expect(listed.status == 0 && listed.standardOutput.hasSuffix("3 pending, 0 claimed\n"))
             #expect(listed.standardOutput.components(separatedBy: "  intact").count == 4)
-            let claimed = try Sharing.run(["inbox", "claim", inbox])
-            #expect(claimed.status == 0 && claimed.standardOutput.hasSuffix("/payload/sunset.jpg\n"))
+            // Attachments are received two at a time, so which began first varies; the claim takes the oldest.
+            let oldest = String(listed.standardOutput.prefix { $0 != " " })
+            let claimed = try await Sharing.run(["inbox", "claim", inbox])
             let id = String(claimed.standardOutput.prefix { $0 != " " })
-            #expect(try Sharing.run(["inbox", "ack", inbox, id]).status == 0)
-            #expect(try Sharing.run(["inbox", "ack", inbox, id]).status == 1)
-            #expect(try Sharing.run(["inbox", "list", inbox]).standardOutput.hasSuffix("2 pending, 0 claimed\n"))
+            #expect(claimed.status == 0 && id == oldest && claimed.standardOutput.contains("/payload/"))
+            #expect(try await Sharing.run(["inbox", "ack", inbox, id]).status == 0)
+            #expect(try await Sharing.run(["inbox", "ack", inbox, id]).status == 1)
+            #expect(try await Sharing.run(["inbox", "list", inbox]).standardOutput.hasSuffix("2 pending, 0 claimed\n"))
         }
     }
 
     @Test("--json, a host profile, and --accept: the report as JSON; a failure is exit status 1")
-    func jsonAndFailure() throws {
-        try withTemporaryDirectory { directory in
+    func jsonAndFailure() async throws {
+        try await withTemporaryDirectory { directory in
             let inbox = directory.appendingPathComponent("inbox").path
-            let ok = try Sharing.run(["receive", "--host", "photos", "--file", "Examples/files/sunset.jpg", "--inbox", inbox, "--json"], in: repositoryRoot)
+            let ok = try await Sharing.run(["receive", "--host", "photos", "--file", "Examples/files/sunset.jpg", "--inbox", inbox, "--json"], in: repositoryRoot)
             #expect(ok.status == 0)
             let report = try #require(try JSONSerialization.jsonObject(with: Data(ok.standardOutput.utf8)) as? [String: Any])
             let entry = try #require((report["entries"] as? [[String: Any]])?.first)
             let outcome = try #require(entry["outcome"] as? [String: Any])
             #expect(outcome["status"] as? String == "received")
             #expect((outcome["received"] as? [String: Any])?["type"] as? String == "public.jpeg")
-            let failed = try Sharing.run(["receive", "--host", "messages", "--file", "Examples/files/sunset.jpg", "--accept", "public.url", "--inbox", inbox, "--timeout", "2"], in: repositoryRoot)
+            let failed = try await Sharing.run(["receive", "--host", "messages", "--file", "Examples/files/sunset.jpg", "--accept", "public.url", "--inbox", inbox, "--timeout", "2"], in: repositoryRoot)
             #expect(failed.status == 1)
             #expect(failed.standardOutput.contains("1.1   FAILED"))
         }
@@ -80,11 +82,11 @@ struct ReceiveCommandTests {
         ["receive", "--inbox", "INBOX", "/nonexistent/file.jpg"], ["receive", "--inbox", "INBOX", "x.jpg", "--accept", "not.a.type.anywhere"],
         ["receive", "--inbox", "INBOX", "x.jpg", "--memory-budget", "1KB"], ["inbox", "list", "/nonexistent/inbox"],
     ])
-    func badInput(_ arguments: [String]) throws {
-        try withTemporaryDirectory { directory in
+    func badInput(_ arguments: [String]) async throws {
+        try await withTemporaryDirectory { directory in
             let inbox = directory.appendingPathComponent("inbox").path
             FileManager.default.createFile(atPath: directory.appendingPathComponent("x.jpg").path, contents: Data([0xFF, 0xD8, 0xFF]))
-            let result = try Sharing.run(arguments.map { $0 == "INBOX" ? inbox : $0 }, in: directory)
+            let result = try await Sharing.run(arguments.map { $0 == "INBOX" ? inbox : $0 }, in: directory)
             #expect(result.status == 2, "\(arguments): \(result.standardError)")
             #expect(result.standardError.hasPrefix("sharing: error: "))
         }
@@ -102,10 +104,9 @@ struct InboxRobustnessTests {
             var hashes: [String: String] = [:]
             for source in sources { hashes[try sha256(of: source)] = source.lastPathComponent }
             // How long one whole run takes, so that kills land anywhere in it: start-up, copying, delivering.
-            let started = ContinuousClock.now
-            let calibration = try await run(Array(sources[0..<perRun]), into: inbox, killAfter: nil)
-            #expect(calibration == 0)
-            let runTime = ContinuousClock.now - started
+            let calibration = try ChildProcess(["receive", "--inbox", inbox.path] + sources[0..<perRun].map(\.path))
+            #expect(await calibration.exitStatus == 0)
+            let runTime = await calibration.runTime
             var killed = 0
             for index in 1..<runs {
                 let delay = runTime * Double.random(in: 0...1.2)
@@ -125,7 +126,7 @@ struct InboxRobustnessTests {
                 #expect(seen.insert(hash).inserted, "\(id) repeats a source")
             }
             #expect(disk.ids(in: "cur").isEmpty)
-            let gc = try Sharing.run(["inbox", "gc", inbox.path])
+            let gc = try await Sharing.run(["inbox", "gc", inbox.path])
             #expect(gc.status == 0)
             #expect(disk.ids(in: "tmp").isEmpty, "left in tmp/: \(disk.ids(in: "tmp"))")
             #expect(disk.ids(in: "new") == delivered)
@@ -139,22 +140,22 @@ struct InboxRobustnessTests {
             let writers = 4, perWriter = 25
             let sources = try makeSources(writers * perWriter, in: directory.appendingPathComponent("sources"), size: 8 << 10)
             let processes = try (0..<writers).map { writer in
-                try launch(["receive", "--inbox", inbox.path] + sources[(writer * perWriter)..<((writer + 1) * perWriter)].map(\.path))
+                try ChildProcess(["receive", "--inbox", inbox.path] + sources[(writer * perWriter)..<((writer + 1) * perWriter)].map(\.path))
             }
             var claimed: [String] = []
             let deadline = ContinuousClock.now + .seconds(120)
             while ContinuousClock.now < deadline {
                 let writing = processes.contains(where: \.isRunning)
-                let result = try Sharing.run(["inbox", "claim", inbox.path])
+                let result = try await Sharing.run(["inbox", "claim", inbox.path])
                 if result.status == 0 {
                     let id = String(result.standardOutput.prefix { $0 != " " })
                     claimed.append(try #require(try InboxOnDisk(url: inbox).manifest(id, in: "cur")["sha256"] as? String))
-                    #expect(try Sharing.run(["inbox", "ack", inbox.path, id]).status == 0)
+                    #expect(try await Sharing.run(["inbox", "ack", inbox.path, id]).status == 0)
                 } else if !writing {
                     break
                 }
             }
-            for process in processes { #expect(process.terminationStatus == 0) }
+            for process in processes { #expect(await process.exitStatus == 0) }
             #expect(claimed.count == writers * perWriter)
             #expect(Set(claimed).count == claimed.count)
             #expect(Set(claimed) == Set(try sources.map(sha256(of:))))
@@ -162,24 +163,10 @@ struct InboxRobustnessTests {
     }
 
     /// Runs `sharing receive` on these files, killing it after `killAfter`; its exit status, or -9 when killed.
-    func run(_ files: [URL], into inbox: URL, killAfter: Duration?) async throws -> Int32 {
-        let process = try launch(["receive", "--inbox", inbox.path] + files.map(\.path))
-        if let killAfter {
-            try await Task.sleep(for: killAfter)
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
-        process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
-    }
-
-    func launch(_ arguments: [String]) throws -> Process {
-        let process = Process()
-        process.executableURL = Sharing.executable
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+    func run(_ files: [URL], into inbox: URL, killAfter: Duration) async throws -> Int32 {
+        let child = try ChildProcess(["receive", "--inbox", inbox.path] + files.map(\.path))
+        child.kill(after: killAfter)
+        return await child.exitStatus
     }
 
     func sha256(of url: URL) throws -> String {

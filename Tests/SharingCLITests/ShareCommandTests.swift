@@ -4,8 +4,8 @@ import Testing
 @Suite("sharing share")
 struct ShareCommandTests {
     @Test("--list-hosts names every profile")
-    func listHosts() throws {
-        let result = try Sharing.run(["share", "--list-hosts", "--json"])
+    func listHosts() async throws {
+        let result = try await Sharing.run(["share", "--list-hosts", "--json"])
         #expect(result.status == 0)
         let hosts = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: String]])
         #expect(hosts.count == 18)
@@ -14,8 +14,8 @@ struct ShareCommandTests {
     }
 
     @Test("a host profile applied to files, loaded: what arrives, exactly")
-    func hostLoad() throws {
-        let result = try Sharing.run(["share", "--host", "screenshot", "--file", "Examples/files/diagram.png", "--load"], in: repositoryRoot)
+    func hostLoad() async throws {
+        let result = try await Sharing.run(["share", "--host", "screenshot", "--file", "Examples/files/diagram.png", "--load"], in: repositoryRoot)
         #expect(result.status == 0)
         #expect(result.standardOutput == """
             screenshot: the screenshot editor sharing a screenshot
@@ -30,12 +30,12 @@ struct ShareCommandTests {
     }
 
     @Test("--write then --share: the same share")
-    func writeAndRead() throws {
-        try withTemporaryDirectory { directory in
+    func writeAndRead() async throws {
+        try await withTemporaryDirectory { directory in
             let fixture = directory.appendingPathComponent("firefox.json")
-            let written = try Sharing.run(["share", "--host", "firefox", "--url", "https://example.com/", "--write", fixture.path])
+            let written = try await Sharing.run(["share", "--host", "firefox", "--url", "https://example.com/", "--write", fixture.path])
             #expect(written.status == 0 && written.standardOutput.isEmpty)
-            let shown = try Sharing.run(["share", "--share", fixture.path])
+            let shown = try await Sharing.run(["share", "--share", fixture.path])
             #expect(shown.standardOutput == """
                 firefox: Firefox sharing https://example.com/
                 item 1, 2 attachments
@@ -49,24 +49,24 @@ struct ShareCommandTests {
     }
 
     @Test("a malformed fixture: the JSON path of the problem, exit status 1")
-    func malformed() throws {
-        try withTemporaryDirectory { directory in
+    func malformed() async throws {
+        try await withTemporaryDirectory { directory in
             let fixture = directory.appendingPathComponent("broken.json")
             try Data(#"{"format": "opensharing-share/1", "items": [{"attachments": [{"representations": [{"type": "public.jpeg", "provide": "file", "payload": {"file": "missing.jpg"}}]}]}]}"#.utf8).write(to: fixture)
-            let result = try Sharing.run(["share", "--share", fixture.path, "--load"])
+            let result = try await Sharing.run(["share", "--share", fixture.path, "--load"])
             #expect(result.status == 1)
             #expect(result.standardError == "sharing: error: $.items[0].attachments[0].representations[0].payload: no such file: \(directory.path)/missing.jpg\n")
         }
     }
 
     @Test("usage errors: both sources, an unknown host, a relative URL")
-    func usage() throws {
-        #expect(try Sharing.run(["share", "--share", "a.json", "--host", "safari"]).status == 64)
-        let unknown = try Sharing.run(["share", "--host", "netscape"])
+    func usage() async throws {
+        #expect(try await Sharing.run(["share", "--share", "a.json", "--host", "safari"]).status == 64)
+        let unknown = try await Sharing.run(["share", "--host", "netscape"])
         #expect(unknown.status == 64)
         #expect(unknown.standardError.contains("Unknown host 'netscape'. Hosts: safari, safari-javascript"))
-        #expect(try Sharing.run(["share", "--host", "safari", "--url", "example.com"]).status == 64)
-        let refused = try Sharing.run(["share", "--host", "safari"])
+        #expect(try await Sharing.run(["share", "--host", "safari", "--url", "example.com"]).status == 64)
+        let refused = try await Sharing.run(["share", "--host", "safari"])
         #expect(refused.status == 1)
         #expect(refused.standardError == "sharing: error: safari: shares a page URL: give at least one\n")
     }

@@ -4,8 +4,8 @@ import Testing
 @Suite("sharing types")
 struct TypesCommandTests {
     @Test("an identifier: conformance in depth-first order, tags, kind")
-    func identifier() throws {
-        let result = try Sharing.run(["types", "public.jpeg"])
+    func identifier() async throws {
+        let result = try await Sharing.run(["types", "public.jpeg"])
         #expect(result.status == 0)
         #expect(result.standardOutput == """
             public.jpeg  JPEG image
@@ -18,8 +18,8 @@ struct TypesCommandTests {
     }
 
     @Test("an extension, a MIME type and a bare word")
-    func tags() throws {
-        let result = try Sharing.run(["types", ".pdf", "image/png", "lua"])
+    func tags() async throws {
+        let result = try await Sharing.run(["types", ".pdf", "image/png", "lua"])
         #expect(result.status == 0)
         #expect(result.standardOutput == """
             com.adobe.pdf  PDF document
@@ -44,14 +44,14 @@ struct TypesCommandTests {
     }
 
     @Test("a tag several types claim names the others")
-    func alsoClaimed() throws {
-        let result = try Sharing.run(["types", ".plist"])
+    func alsoClaimed() async throws {
+        let result = try await Sharing.run(["types", ".plist"])
         #expect(result.standardOutput.contains("also claimed: com.apple.ascii-property-list, com.apple.binary-property-list, com.apple.xml-property-list"))
     }
 
     @Test("--json for machines")
-    func json() throws {
-        let result = try Sharing.run(["types", "--json", ".heic"])
+    func json() async throws {
+        let result = try await Sharing.run(["types", "--json", ".heic"])
         #expect(result.status == 0)
         let answers = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
         #expect(answers.count == 1)
@@ -62,15 +62,15 @@ struct TypesCommandTests {
     }
 
     @Test("--file: by extension; a folder is public.folder, a bundle directory its package type")
-    func files() throws {
-        try withTemporaryDirectory { directory in
+    func files() async throws {
+        try await withTemporaryDirectory { directory in
             let photo = directory.appending(path: "photo.JPG")
             try Data([0xFF, 0xD8]).write(to: photo)
             let plain = directory.appending(path: "README")
             try Data().write(to: plain)
             let app = directory.appending(path: "Tool.app")
             try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
-            let result = try Sharing.run(["types", "--json", "--file", photo.path, "--file", plain.path, "--file", directory.path, "--file", app.path])
+            let result = try await Sharing.run(["types", "--json", "--file", photo.path, "--file", plain.path, "--file", directory.path, "--file", app.path])
             #expect(result.status == 0)
             let answers = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
             #expect(answers.map { $0["identifier"] as? String } == ["public.jpeg", "public.data", "public.folder", "com.apple.application-bundle"])
@@ -78,8 +78,8 @@ struct TypesCommandTests {
     }
 
     @Test("--declarations makes an app's types known")
-    func declarations() throws {
-        try withTemporaryDirectory { directory in
+    func declarations() async throws {
+        try await withTemporaryDirectory { directory in
             let plist = directory.appending(path: "Info.plist")
             try Data("""
                 <plist><dict><key>UTExportedTypeDeclarations</key><array><dict>
@@ -89,7 +89,7 @@ struct TypesCommandTests {
                 <key>UTTypeTagSpecification</key><dict><key>public.filename-extension</key><string>clidoc</string></dict>
                 </dict></array></dict></plist>
                 """.utf8).write(to: plist)
-            let result = try Sharing.run(["types", "--declarations", plist.path, ".clidoc"])
+            let result = try await Sharing.run(["types", "--declarations", plist.path, ".clidoc"])
             #expect(result.status == 0)
             #expect(result.standardOutput.hasPrefix("""
                 com.example.cli.doc  CLI Document
@@ -101,33 +101,33 @@ struct TypesCommandTests {
     }
 
     @Test("what is not a type: a message on standard error and exit status 1; the rest still answered")
-    func notAType() throws {
-        let result = try Sharing.run(["types", "public.png", "com.example.nobody"])
+    func notAType() async throws {
+        let result = try await Sharing.run(["types", "public.png", "com.example.nobody"])
         #expect(result.status == 1)
         #expect(result.standardOutput.hasPrefix("public.png"))
         #expect(result.standardError == "sharing: error: 'com.example.nobody' is not a type identifier known here (write a filename extension as .ext, a MIME type as type/subtype)\n")
     }
 
     @Test("a missing file and an unreadable declarations file are errors")
-    func missingFiles() throws {
-        let missing = try Sharing.run(["types", "--file", "/nonexistent/x.pdf"])
+    func missingFiles() async throws {
+        let missing = try await Sharing.run(["types", "--file", "/nonexistent/x.pdf"])
         #expect(missing.status == 1)
         #expect(missing.standardError == "sharing: error: /nonexistent/x.pdf: no such file or directory\n")
-        let badPlist = try Sharing.run(["types", "--declarations", "/nonexistent/Info.plist", "public.png"])
+        let badPlist = try await Sharing.run(["types", "--declarations", "/nonexistent/Info.plist", "public.png"])
         #expect(badPlist.status == 1)
         #expect(badPlist.standardError.hasPrefix("sharing: error: cannot read /nonexistent/Info.plist"))
     }
 
     @Test("no query is a usage error")
-    func usage() throws {
-        let result = try Sharing.run(["types"])
+    func usage() async throws {
+        let result = try await Sharing.run(["types"])
         #expect(result.status == 64)
         #expect(result.standardError.contains("Give at least one type, extension, MIME type or --file."))
     }
 
     @Test("--version")
-    func version() throws {
-        let result = try Sharing.run(["--version"])
+    func version() async throws {
+        let result = try await Sharing.run(["--version"])
         #expect(result.status == 0)
         #expect(result.standardOutput == "0.1.0\n")
     }
