@@ -39,5 +39,6 @@ let package = Package(
             ],
             path: "Benchmarks/ManifestTiming"
         ),
+        .executableTarget(name: "ReceiveNaive", path: "Benchmarks/ReceiveNaive"),
     ]
 )

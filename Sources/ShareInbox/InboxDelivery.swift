@@ -2,7 +2,7 @@ public import Foundation
 import SharingFiles
 
 /// An item being written under the inbox's `tmp/`: put the payload in `payloadDirectory` (one file or one
-/// directory, named as the manifest says) and any previews in `previewsDirectory`, then `deliver` it.
+/// directory, named as the manifest says) and any previews in `makePreviewsDirectory()`, then `deliver` it.
 /// Released undelivered, or `discard`ed, it is removed; if the process dies first, `collectGarbage` removes it.
 public final class InboxDelivery: Sendable {
     public let id: String
@@ -13,7 +13,15 @@ public final class InboxDelivery: Sendable {
     private nonisolated(unsafe) var ended = false
 
     public var payloadDirectory: URL { directory.appendingPathComponent("payload", isDirectory: true) }
-    public var previewsDirectory: URL { directory.appendingPathComponent("previews", isDirectory: true) }
+
+    /// The item's `previews/` directory, made when first asked for (most items have none).
+    public func makePreviewsDirectory() throws(InboxError) -> URL {
+        let previews = directory.appendingPathComponent("previews", isDirectory: true)
+        try InboxError.wrap {
+            if try Syscall.linkStatus(previews.path) == nil { try Syscall.makeDirectory(previews.path, mode: 0o700) }
+        }
+        return previews
+    }
 
     /// The identifiers of this process's deliveries in progress, which garbage collection leaves alone.
     private nonisolated(unsafe) static var open: Set<String> = []
@@ -31,7 +39,6 @@ public final class InboxDelivery: Sendable {
         do {
             try Syscall.makeDirectory(directory.path, mode: 0o700)
             try Syscall.makeDirectory(payloadDirectory.path, mode: 0o700)
-            try Syscall.makeDirectory(previewsDirectory.path, mode: 0o700)
         } catch {
             end()
             throw InboxError(error)
@@ -89,7 +96,7 @@ public final class InboxDelivery: Sendable {
         }
         var manifest = manifest
         manifest.id = id
-        manifest.received = Date()
+        manifest.received = InternetTime.now()
         let data: Data
         do {
             data = try InboxManifest.encoder.encode(manifest)
@@ -104,15 +111,10 @@ public final class InboxDelivery: Sendable {
         try InboxError.wrap {
             try Syscall.flushTree(directory.path)
             try Syscall.renameNoReplace(directory.path, to: delivered)
+            // Only new/ is flushed: should a crash undo the removal from tmp/ and not the arrival in new/
+            // (a file system that does not journal renames), garbage collection removes the leftover.
             try Syscall.flushDirectory(inbox.new)
-            try Syscall.flushDirectory(inbox.tmp)
         }
-        return try InboxError.wrap {
-            do {
-                return try InboxItem(directory: delivered, state: .pending)
-            } catch {
-                throw FileSystemError(.wrongKind, operation: "read back", path: delivered, detail: "\(error)")
-            }
-        }
+        return InboxItem(id: id, state: .pending, url: URL(fileURLWithPath: delivered, isDirectory: true), manifest: manifest)
     }
 }

@@ -11,7 +11,8 @@ import SharingFiles
 ///   `claimLease` (its claimer crashed) goes back to `new/` when garbage is next collected.
 /// - `collectGarbage()` also removes what writers left in `tmp/` when they died.
 ///
-/// Identifiers sort by delivery time: `TIME.PID.RANDOM`, the time in milliseconds and the writer's process.
+/// Identifiers sort by the time a delivery began: `TIME.PID.RANDOM`, the time in milliseconds and the
+/// writer's process. One process's identifiers strictly increase, even within a millisecond.
 public struct ShareInbox: Sendable {
     /// The inbox directory.
     public let url: URL
@@ -47,13 +48,21 @@ public struct ShareInbox: Sendable {
 
     // MARK: Writing
 
-    /// Starts an item under `tmp/`; fill its `payloadDirectory` (and `previewsDirectory`), then `deliver`.
+    /// Starts an item under `tmp/`; fill its `payloadDirectory` (and previews directory), then `deliver`.
     public func beginDelivery() throws(InboxError) -> InboxDelivery {
         try InboxDelivery(inbox: self, id: Self.makeIdentifier())
     }
 
+    private static let lastMilliseconds = NSLock()
+    private nonisolated(unsafe) static var lastIssued: UInt64 = 0
+
     static func makeIdentifier() -> String {
-        let milliseconds = UInt64(max(0, Date().timeIntervalSince1970 * 1000))
+        let now = UInt64(max(0, Date().timeIntervalSince1970 * 1000))
+        // A burst of deliveries borrows the next milliseconds rather than tie, so the order stays the order begun.
+        let milliseconds = lastMilliseconds.withLock {
+            lastIssued = max(now, lastIssued + 1)
+            return lastIssued
+        }
         return String(format: "%013llx.%d.%08x", milliseconds, getpid(), UInt32.random(in: .min ... .max))
     }
 

@@ -116,6 +116,8 @@ struct AttachmentIntake: Sendable {
         var webURL: URL?
         /// The web address a text that arrived consists of.
         var linkedURL: URL?
+        /// The payload's SHA-256, when the copy computed it.
+        var sha256: String?
         var notes: [String] = []
     }
 
@@ -264,8 +266,11 @@ struct AttachmentIntake: Sendable {
             guard Syscall.isRegularFile(status) else { throw IntakeFailure("\(path) is not a regular file or a directory") }
             try checkSize(Int64(status.st_size))
             progress.totalUnitCount = max(Int64(status.st_size), 1)
-            let result = try FileCopier.copyFile(from: path, to: staging, progress: keepGoing)
-            return Arrival(kind: .file, size: result.bytes)
+            // Copied and hashed as it is written. A large file is flushed meanwhile too, the flush overlapping
+            // the hash; a small one is flushed with the rest of the item when it is delivered, in one commit.
+            let large = Int64(status.st_size) > Int64(FileCopier.chunkSize)
+            let (result, sha256) = try FileCopier.copyFileHashing(from: path, to: staging, durable: large, progress: keepGoing)
+            return Arrival(kind: .file, size: result.bytes, sha256: sha256)
         } catch let error as FileSystemError {
             if error.code == .cancelled { throw CancellationError() }
             throw IntakeFailure(error.description)
@@ -302,7 +307,11 @@ struct AttachmentIntake: Sendable {
         let sha256: String
         do {
             try Syscall.renameNoReplace(staging, to: payload)
-            sha256 = try await Self.hashWhileFlushing(payload, kind: arrival.kind)
+            if let known = arrival.sha256 {
+                sha256 = known
+            } else {
+                sha256 = try await Self.hashWhileFlushing(payload, kind: arrival.kind)
+            }
         } catch let error as FileSystemError {
             throw IntakeFailure(error.description)
         }
@@ -354,7 +363,7 @@ struct AttachmentIntake: Sendable {
         }
         do {
             return try previewMaker.makePreviews(of: URL(fileURLWithPath: payload), type: type, sizes: policy.previewSizes,
-                                                 into: delivery.previewsDirectory, memoryBudget: plan.previewBudget)
+                                                 into: try delivery.makePreviewsDirectory(), memoryBudget: plan.previewBudget)
                 .map { InboxManifest.Preview(name: $0.name, width: $0.width, height: $0.height) }
         } catch {
             notes.append("no previews: \(error)")

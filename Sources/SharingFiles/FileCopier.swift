@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import CSharingSystem
+import Foundation
 
 /// The one copy engine: a regular file's bytes into a new file, in the kernel where it can
 /// (`copy_file_range`, then `sendfile`), else through one bounded buffer. Never holds the file in memory.
@@ -103,5 +104,121 @@ package enum FileCopier {
             total += Int64(count)
             try report()
         }
+    }
+}
+
+extension FileCopier {
+    /// Copies like `copyFile`, and hashes the new file's bytes while they are written: a second thread reads
+    /// the copy just behind the copying (from the page cache) and feeds SHA-256. The kernel copies and
+    /// flushes while the hash runs, so on two cores the digest costs little time beyond the copy itself —
+    /// and it is the digest of what was written, not of a source that may change meanwhile.
+    ///
+    /// - Returns: the copy's result and the SHA-256 of the new file, in hexadecimal.
+    package static func copyFileHashing(
+        from source: String, to destination: String, durable: Bool = false,
+        progress: (Int64) -> Bool = { _ in true }
+    ) throws(FileSystemError) -> (result: Result, sha256: String) {
+        // A file of one chunk or less is copied in one call: hashing it after is as fast as a thread.
+        if let status = try Syscall.status(source), Int64(status.st_size) <= Int64(chunkSize) {
+            let result = try copyFile(from: source, to: destination, followSymlinks: true, durable: durable, progress: progress)
+            return (result, try SHA256Hasher.hash(fileAt: destination))
+        }
+        let follower = HashFollower(path: destination)
+        let thread = Thread { follower.run() }
+        thread.stackSize = 256 << 10
+        thread.start()
+        let result: Result
+        do {
+            result = try copyFile(from: source, to: destination, followSymlinks: true, durable: durable) { copied in
+                follower.publish(copied)
+                return progress(copied)
+            }
+        } catch {
+            follower.finish(failed: true)
+            _ = follower.wait()
+            throw error
+        }
+        follower.finish(failed: false)
+        switch follower.wait() {
+        case .success(let digest): return (result, digest)
+        case .failure(let error): throw error
+        }
+    }
+}
+
+/// The hashing side of `copyFileHashing`: waits for bytes to be published, reads and hashes them.
+private final class HashFollower: @unchecked Sendable {
+    private let path: String
+    private let condition = NSCondition()
+    private var available: Int64 = 0
+    private var finished = false
+    private var failed = false
+    private var outcome: Swift.Result<String, FileSystemError>?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(path: String) {
+        self.path = path
+    }
+
+    func publish(_ bytes: Int64) {
+        condition.withLock {
+            available = bytes
+            condition.signal()
+        }
+    }
+
+    func finish(failed: Bool) {
+        condition.withLock {
+            finished = true
+            self.failed = failed
+            condition.signal()
+        }
+    }
+
+    func wait() -> Swift.Result<String, FileSystemError> {
+        done.wait()
+        return outcome ?? .failure(FileSystemError(.cancelled, operation: "hash", path: path))
+    }
+
+    func run() {
+        defer { done.signal() }
+        var descriptor: Int32 = -1
+        defer { if descriptor >= 0 { Syscall.closeFile(descriptor) } }
+        var hasher = SHA256Hasher()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: SHA256Hasher.readSize, alignment: 64)
+        defer { buffer.deallocate() }
+        var hashed: Int64 = 0
+        while true {
+            let (limit, ended, stop) = condition.withLock { () -> (Int64, Bool, Bool) in
+                while hashed >= available && !finished { condition.wait() }
+                return (available, finished, failed)
+            }
+            if stop { return }
+            if descriptor < 0 {
+                do {
+                    descriptor = try Syscall.openFile(path, O_RDONLY | O_NOFOLLOW)
+                } catch {
+                    outcome = .failure(error)
+                    return
+                }
+            }
+            while hashed < limit {
+                let count = pread(descriptor, buffer.baseAddress, Int(min(Int64(SHA256Hasher.readSize), limit - hashed)), off_t(hashed))
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    outcome = .failure(FileSystemError(.system(errno), operation: "read", path: path))
+                    return
+                }
+                if count == 0 {
+                    // Only another writer truncating the new file can make it shorter than what was copied.
+                    outcome = .failure(FileSystemError(.wrongKind, operation: "hash", path: path, detail: "the copy shrank while it was hashed"))
+                    return
+                }
+                hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                hashed += Int64(count)
+            }
+            if ended && hashed >= limit { break }
+        }
+        outcome = .success(hasher.finalize())
     }
 }

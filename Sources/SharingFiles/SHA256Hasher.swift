@@ -17,19 +17,12 @@ package struct SHA256Hasher: ~Copyable {
     #if canImport(CryptoKit)
     private var hash = SHA256()
     #else
-    private let context: OpaquePointer
+    private var context = SHA256_CTX()
     #endif
 
     package init() {
         #if !canImport(CryptoKit)
-        context = EVP_MD_CTX_new()
-        EVP_DigestInit_ex(context, EVP_sha256(), nil)
-        #endif
-    }
-
-    deinit {
-        #if !canImport(CryptoKit)
-        EVP_MD_CTX_free(context)
+        SHA256_Init(&context)
         #endif
     }
 
@@ -37,7 +30,7 @@ package struct SHA256Hasher: ~Copyable {
         #if canImport(CryptoKit)
         hash.update(bufferPointer: bytes)
         #else
-        EVP_DigestUpdate(context, bytes.baseAddress, bytes.count)
+        SHA256_Update(&context, bytes.baseAddress, bytes.count)
         #endif
     }
 
@@ -52,8 +45,7 @@ package struct SHA256Hasher: ~Copyable {
         let bytes = Array(hash.finalize())
         #else
         var bytes = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        EVP_DigestFinal_ex(context, &bytes, &length)
+        SHA256_Final(&bytes, &context)
         #endif
         let digits = Array("0123456789abcdef".utf8)
         return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)

@@ -64,7 +64,10 @@ package struct SafeFileName: Sendable {
         // Only the last component of anything path-like is a name.
         let lastComponent = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
         var scalars = String.UnicodeScalarView()
-        for scalar in lastComponent.precomposedStringWithCanonicalMapping.unicodeScalars {
+        // NFC from the standard library's own tables: Foundation's precomposedStringWithCanonicalMapping
+        // loads ICU, 1 to 2 MB of memory an extension with a 24 MB budget should not spend on a name.
+        let composed = String(decoding: lastComponent._nfcCodeUnits, as: UTF8.self)
+        for scalar in composed.unicodeScalars {
             switch scalar.properties.generalCategory {
             case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned, .privateUse:
                 continue

@@ -75,7 +75,7 @@ struct ReceiveCommand: AsyncParsableCommand {
             Output.error("\(error)")
             throw ExitCode(2)
         }
-        let progress = Progress(totalUnitCount: 0)
+        let progress = SynchronizedProgress(totalUnitCount: 0)
         let bar = isatty(STDERR_FILENO) == 1 && !json ? ProgressBar(progress) : nil
         let report: IntakeReport
         do {

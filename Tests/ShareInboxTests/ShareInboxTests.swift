@@ -39,20 +39,23 @@ struct ShareInboxTests {
             #expect(try item.verify())
             #expect(try inbox.pending().map(\.id) == [item.id])
             #expect(names(inbox.url.appendingPathComponent("tmp")).isEmpty)
-            #expect(names(item.url) == ["manifest.json", "payload", "previews"])
+            #expect(names(item.url) == ["manifest.json", "payload"])
         }
     }
 
-    @Test("items list oldest first; identifiers sort by time")
+    @Test("items list oldest first, even several begun in one millisecond; identifiers sort by time")
     func order() throws {
         try withInbox { inbox in
             var ids: [String] = []
-            for index in 0..<5 {
+            for index in 0..<20 {
                 ids.append(try deliver("item \(index)", into: inbox).id)
-                Thread.sleep(forTimeInterval: 0.002)
             }
             #expect(try inbox.pending().map(\.id) == ids)
             #expect(ids == ids.sorted())
+            // Beginning is quicker than a millisecond: identifiers still never tie or go back.
+            let begun = try (0..<200).map { _ in try inbox.beginDelivery() }
+            #expect(begun.map(\.id) == begun.map(\.id).sorted() && Set(begun.map(\.id)).count == 200)
+            #expect(begun[0].id > ids.last!)
         }
     }
 
@@ -135,6 +138,18 @@ struct ShareInboxTests {
             #expect(Set(report.removed) == [dead, acknowledged])
             #expect(names(tmp) == [live.id, "not-ours"].sorted())
             live.discard()
+        }
+    }
+
+    @Test("times in manifests: RFC 3339 UTC with milliseconds, read back exactly; anything else refused")
+    func times() throws {
+        let date = InternetTime.milliseconds(1_795_332_769_276)
+        #expect(InternetTime.string(from: date) == "2026-11-22T07:32:49.276Z")
+        #expect(InternetTime.date(from: "2026-11-22T07:32:49.276Z") == date)
+        #expect(InternetTime.string(from: Date(timeIntervalSince1970: 1_795_332_769.9996)) == "2026-11-22T07:32:50.000Z")
+        #expect(InternetTime.string(from: Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+        for bad in ["2026-11-22T05:32:49Z", "2026-13-22T05:32:49.276Z", "2026-11-22 05:32:49.276Z", "", "2026-11-22T05:32:49.2x6Z"] {
+            #expect(InternetTime.date(from: bad) == nil, "\(bad)")
         }
     }
 
