@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "ExtensionManifest", targets: ["ExtensionManifest"]),
         .library(name: "ShareInbox", targets: ["ShareInbox"]),
         .library(name: "ShareIntake", targets: ["ShareIntake"]),
+        .library(name: "Thumbnails", targets: ["Thumbnails"]),
         .executable(name: "sharing", targets: ["sharing"]),
     ],
     dependencies: [
@@ -66,7 +67,13 @@ let package = Package(
         .target(name: "HostProfiles", dependencies: ["SharingShim", "SharingFiles"], swiftSettings: strictSettings),
         .target(name: "ExtensionManifest", dependencies: ["SharingShim", "SharingFiles", "PropertyLists"], swiftSettings: strictSettings),
         .target(name: "ShareInbox", dependencies: ["SharingFiles"], swiftSettings: strictSettings),
-        .target(name: "ShareIntake", dependencies: ["SharingShim", "ShareInbox", "SharingFiles"], swiftSettings: strictSettings),
+        .target(name: "ShareIntake", dependencies: ["SharingShim", "ShareInbox", "SharingFiles", "Thumbnails"], swiftSettings: strictSettings),
+        // Debian's libjpeg62-turbo-dev, libpng-dev, libgif-dev, libwebp-dev and libheif-dev.
+        .target(
+            name: "CThumbnailCodecs",
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("webp"), .linkedLibrary("heif")]
+        ),
+        .target(name: "Thumbnails", dependencies: ["CThumbnailCodecs"], swiftSettings: strictSettings),
         .executableTarget(
             name: "sharing",
             dependencies: [
@@ -76,6 +83,7 @@ let package = Package(
                 "ExtensionManifest",
                 "ShareInbox",
                 "ShareIntake",
+                "Thumbnails",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -128,7 +136,13 @@ let package = Package(
         ),
         .testTarget(
             name: "ShareIntakeTests",
-            dependencies: ["ShareIntake", "ShareInbox", "HostProfiles", "SharingShim"],
+            dependencies: ["ShareIntake", "ShareInbox", "HostProfiles", "SharingShim", "Thumbnails"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ThumbnailsTests",
+            dependencies: ["Thumbnails"],
+            resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
         .testTarget(

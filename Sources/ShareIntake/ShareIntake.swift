@@ -17,7 +17,7 @@ public struct ShareIntake: Sendable {
     let previewMaker: (any PreviewMaking)?
 
     /// - Throws: `IntakeError.budget` when the policy's memory budget cannot hold even one attachment in flight.
-    public init(policy: IntakePolicy = IntakePolicy(), previewMaker: (any PreviewMaking)? = nil) throws(IntakeError) {
+    public init(policy: IntakePolicy = IntakePolicy(), previewMaker: (any PreviewMaking)? = ThumbnailPreviews()) throws(IntakeError) {
         self.policy = policy
         self.previewMaker = previewMaker
         let previewMemory = policy.previewSizes.isEmpty ? 0 : (previewMaker?.memoryNeeded(for: .image, sizes: policy.previewSizes) ?? 0)

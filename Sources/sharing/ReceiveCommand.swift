@@ -38,6 +38,9 @@ struct ReceiveCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds to wait for the host to answer a load.", valueName: "seconds"))
     var timeout: Double = 30
 
+    @Option(help: ArgumentHelp("Preview sizes for images, in pixels on the longer side, comma-separated (300,1200).", valueName: "sizes"))
+    var previews: String?
+
     @Flag(help: "Print the report as JSON.")
     var json = false
 
@@ -49,6 +52,14 @@ struct ReceiveCommand: AsyncParsableCommand {
             throw ValidationError("Give files or URLs to receive, or --host NAME with them, or --share FIXTURE.")
         }
         if timeout <= 0 { throw ValidationError("--timeout must be positive.") }
+        if let previews, previewSizes == nil { throw ValidationError("--previews takes sizes in pixels, like 300,1200; not '\(previews)'.") }
+    }
+
+    var previewSizes: [Int]? {
+        guard let previews else { return [] }
+        let sizes = previews.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !sizes.isEmpty, sizes.allSatisfy({ ($0 ?? 0) >= 1 }) else { return nil }
+        return sizes.compactMap(\.self)
     }
 
     func run() async throws {
@@ -62,7 +73,8 @@ struct ReceiveCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let policy = IntakePolicy(acceptedTypes: accepted, maximumItemSize: maximumSize.map { Int64($0.bytes) },
-                                  memoryBudget: memoryBudget.bytes, loadTimeout: .milliseconds(Int(timeout * 1000)))
+                                  memoryBudget: memoryBudget.bytes, previewSizes: previewSizes ?? [],
+                                  loadTimeout: .milliseconds(Int(timeout * 1000)))
         let intake: ShareIntake
         let destination: ShareInbox
         let items: [NSExtensionItem]

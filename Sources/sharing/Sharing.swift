@@ -10,7 +10,7 @@ struct Sharing: AsyncParsableCommand {
         commandName: "sharing",
         abstract: "Uniform Type Identifiers, item providers, extension manifests and share intake, portably.",
         version: version,
-        subcommands: [TypesCommand.self, ShareCommand.self, LintCommand.self, MatchCommand.self, ReceiveCommand.self, InboxCommand.self]
+        subcommands: [TypesCommand.self, ShareCommand.self, LintCommand.self, MatchCommand.self, ReceiveCommand.self, InboxCommand.self, ThumbnailCommand.self]
     )
 
     static func main() async {

@@ -4,6 +4,7 @@ import ShareInbox
 @testable import ShareIntake
 import SharingShim
 import Testing
+import Thumbnails
 
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let examples = repositoryRoot.appendingPathComponent("Examples")
@@ -367,6 +368,24 @@ struct IntakeLifecycleTests {
         progress.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(try scratch.leftovers().isEmpty && scratch.inbox.pending().isEmpty)
+    }
+
+    @Test("previews: each size an upright JPEG beside the payload, named in the manifest; none for what is not an image")
+    func previews() async throws {
+        let scratch = Scratch()
+        let photo = examples.appendingPathComponent("files/sunset.jpg")
+        let report = try await ShareIntake(policy: IntakePolicy(previewSizes: [64, 200]))
+            .receive([item([fileProvider(photo, type: .jpeg), fileProvider(scratch.file("n.txt", Array("hi".utf8)), type: .plainText)])], into: scratch.inbox)
+        #expect(report.received.count == 2)
+        let items = try scratch.inbox.pending()
+        let image = try #require(items.first { $0.manifest.type == "public.jpeg" })
+        #expect(image.manifest.previews.map(\.name) == ["preview-64.jpg", "preview-200.jpg"])
+        #expect(image.manifest.previews.map { max($0.width, $0.height) } == [64, 200])
+        for preview in image.manifest.previews {
+            let header = try Thumbnailer.header(of: image.previewURL(preview))
+            #expect(header.format == .jpeg && (header.width, header.height) == (preview.width, preview.height))
+        }
+        #expect(items.first { $0.manifest.type == "public.plain-text" }?.manifest.previews.isEmpty == true)
     }
 
     @Test("the memory budget plans the work: concurrency fits it, previews only when they fit, too small is an error")

@@ -1,0 +1,66 @@
+// The codec libraries Thumbnails uses (Debian's libjpeg-turbo, libpng, giflib, libwebp, libheif), behind a
+// few functions that never longjmp into Swift: libjpeg and libpng report errors by longjmp, which Swift
+// cannot cross, so every call that may fail runs under a setjmp here and returns -1 with a message instead.
+#ifndef THUMBNAIL_CODECS_H
+#define THUMBNAIL_CODECS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <gif_lib.h>
+#include <webp/decode.h>
+#include <libheif/heif.h>
+
+#define TN_MESSAGE_SIZE 200
+
+// MARK: JPEG (libjpeg-turbo)
+
+typedef struct tn_jpeg tn_jpeg;
+
+typedef struct {
+    int width, height;
+    int components;          // 1 gray, 3 YCbCr/RGB, 4 CMYK/YCCK
+    int is_cmyk;             // the decoder's output is CMYK (Adobe's inverted form when adobe_inverted)
+    int adobe_inverted;
+    int progressive;
+    long coefficient_bytes;  // memory a progressive decode holds for the whole image's coefficients
+    const uint8_t *exif;     // the APP1 Exif segment's payload after "Exif\0\0", or NULL
+    size_t exif_length;
+} tn_jpeg_info;
+
+/// Opens a JPEG file and reads its header; NULL with `message` set when it cannot.
+tn_jpeg *tn_jpeg_open(const char *path, tn_jpeg_info *info, char message[TN_MESSAGE_SIZE]);
+/// Starts decoding at scale `numerator`/8 into 8-bit gray, RGB or CMYK; `max_memory` bounds libjpeg's own
+/// allocations. Returns 0 and the scaled size, or -1.
+int tn_jpeg_start(tn_jpeg *jpeg, int numerator, long max_memory, int *width, int *height, int *channels,
+                  char message[TN_MESSAGE_SIZE]);
+/// Reads up to `rows` rows into `buffer` (rows of width × channels bytes). Returns the rows read, or -1.
+int tn_jpeg_read(tn_jpeg *jpeg, uint8_t *buffer, int rows, char message[TN_MESSAGE_SIZE]);
+void tn_jpeg_close(tn_jpeg *jpeg);
+
+/// Writes `pixels` (rows of width × 3 bytes, RGB) as a baseline JPEG of `quality` (1–100). 0, or -1.
+int tn_jpeg_write(const char *path, const uint8_t *pixels, int width, int height, int quality,
+                  char message[TN_MESSAGE_SIZE]);
+
+// MARK: PNG (libpng)
+
+typedef struct tn_png tn_png;
+
+typedef struct {
+    int width, height;
+    int has_alpha;           // after expanding tRNS
+    int interlaced;          // Adam7: rows arrive pass by pass, each a sparse subset
+    const uint8_t *exif;     // the eXIf chunk, or NULL
+    size_t exif_length;
+} tn_png_info;
+
+tn_png *tn_png_open(const char *path, tn_png_info *info, char message[TN_MESSAGE_SIZE]);
+/// Reads the next row as 8-bit RGB or RGBA (per `has_alpha`): its pass (0 when not interlaced, else 1–7)
+/// and its row within the pass, and how many pixels it has. Returns 1, 0 at the end, or -1.
+int tn_png_read_row(tn_png *png, uint8_t *buffer, int *pass, int *row, int *pixels, char message[TN_MESSAGE_SIZE]);
+void tn_png_close(tn_png *png);
+
+/// Writes `pixels` (rows of width × channels bytes, RGB or RGBA) as a PNG. 0, or -1.
+int tn_png_write(const char *path, const uint8_t *pixels, int width, int height, int channels,
+                 char message[TN_MESSAGE_SIZE]);
+
+#endif

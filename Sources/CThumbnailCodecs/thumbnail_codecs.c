@@ -1,0 +1,318 @@
+#include "thumbnail_codecs.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jpeglib.h>
+#include <png.h>
+
+// MARK: JPEG
+
+struct tn_error_manager {
+    struct jpeg_error_mgr manager;
+    jmp_buf jump;
+    char *message;
+};
+
+static void tn_jpeg_error_exit(j_common_ptr common) {
+    struct tn_error_manager *errors = (struct tn_error_manager *)common->err;
+    if (errors->message) {
+        char text[JMSG_LENGTH_MAX];
+        (*common->err->format_message)(common, text);
+        snprintf(errors->message, TN_MESSAGE_SIZE, "%s", text);
+    }
+    longjmp(errors->jump, 1);
+}
+
+// Warnings (a corrupt but decodable stream) are not errors: the decoder goes on, as viewers do.
+static void tn_jpeg_output_message(j_common_ptr common) { (void)common; }
+
+struct tn_jpeg {
+    struct jpeg_decompress_struct info;
+    struct tn_error_manager errors;
+    FILE *file;
+    int started;
+};
+
+tn_jpeg *tn_jpeg_open(const char *path, tn_jpeg_info *info, char message[TN_MESSAGE_SIZE]) {
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        snprintf(message, TN_MESSAGE_SIZE, "cannot open the file");
+        return NULL;
+    }
+    tn_jpeg *jpeg = calloc(1, sizeof(tn_jpeg));
+    if (!jpeg) {
+        fclose(file);
+        snprintf(message, TN_MESSAGE_SIZE, "out of memory");
+        return NULL;
+    }
+    jpeg->file = file;
+    jpeg->info.err = jpeg_std_error(&jpeg->errors.manager);
+    jpeg->errors.manager.error_exit = tn_jpeg_error_exit;
+    jpeg->errors.manager.output_message = tn_jpeg_output_message;
+    jpeg->errors.message = message;
+    if (setjmp(jpeg->errors.jump)) {
+        tn_jpeg_close(jpeg);
+        return NULL;
+    }
+    jpeg_create_decompress(&jpeg->info);
+    jpeg_stdio_src(&jpeg->info, file);
+    jpeg_save_markers(&jpeg->info, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_read_header(&jpeg->info, TRUE);
+
+    memset(info, 0, sizeof(*info));
+    info->width = (int)jpeg->info.image_width;
+    info->height = (int)jpeg->info.image_height;
+    info->components = jpeg->info.num_components;
+    info->is_cmyk = jpeg->info.jpeg_color_space == JCS_CMYK || jpeg->info.jpeg_color_space == JCS_YCCK;
+    info->adobe_inverted = jpeg->info.saw_Adobe_marker;
+    info->progressive = jpeg->info.progressive_mode;
+    long blocks = 0;
+    for (int c = 0; c < jpeg->info.num_components; c++) {
+        jpeg_component_info *component = &jpeg->info.comp_info[c];
+        long across = ((long)jpeg->info.image_width * component->h_samp_factor + 8L * jpeg->info.max_h_samp_factor - 1)
+                      / (8L * jpeg->info.max_h_samp_factor);
+        long down = ((long)jpeg->info.image_height * component->v_samp_factor + 8L * jpeg->info.max_v_samp_factor - 1)
+                    / (8L * jpeg->info.max_v_samp_factor);
+        blocks += (across + component->h_samp_factor) * (down + component->v_samp_factor);
+    }
+    info->coefficient_bytes = blocks * (long)sizeof(JBLOCK);
+    for (jpeg_saved_marker_ptr marker = jpeg->info.marker_list; marker; marker = marker->next) {
+        if (marker->marker == JPEG_APP0 + 1 && marker->data_length > 6 && memcmp(marker->data, "Exif\0\0", 6) == 0) {
+            info->exif = marker->data + 6;
+            info->exif_length = marker->data_length - 6;
+            break;
+        }
+    }
+    return jpeg;
+}
+
+int tn_jpeg_start(tn_jpeg *jpeg, int numerator, long max_memory, int *width, int *height, int *channels,
+                  char message[TN_MESSAGE_SIZE]) {
+    jpeg->errors.message = message;
+    if (setjmp(jpeg->errors.jump)) return -1;
+    jpeg->info.scale_num = (unsigned int)numerator;
+    jpeg->info.scale_denom = 8;
+    jpeg->info.dct_method = JDCT_ISLOW;
+    jpeg->info.mem->max_memory_to_use = max_memory;
+    switch (jpeg->info.jpeg_color_space) {
+    case JCS_GRAYSCALE: jpeg->info.out_color_space = JCS_GRAYSCALE; break;
+    case JCS_CMYK: case JCS_YCCK: jpeg->info.out_color_space = JCS_CMYK; break;
+    default: jpeg->info.out_color_space = JCS_RGB; break;
+    }
+    jpeg_start_decompress(&jpeg->info);
+    jpeg->started = 1;
+    *width = (int)jpeg->info.output_width;
+    *height = (int)jpeg->info.output_height;
+    *channels = jpeg->info.output_components;
+    return 0;
+}
+
+int tn_jpeg_read(tn_jpeg *jpeg, uint8_t *buffer, int rows, char message[TN_MESSAGE_SIZE]) {
+    jpeg->errors.message = message;
+    if (setjmp(jpeg->errors.jump)) return -1;
+    int read = 0;
+    size_t stride = (size_t)jpeg->info.output_width * (size_t)jpeg->info.output_components;
+    while (read < rows && jpeg->info.output_scanline < jpeg->info.output_height) {
+        JSAMPROW row = buffer + (size_t)read * stride;
+        read += (int)jpeg_read_scanlines(&jpeg->info, &row, 1);
+    }
+    return read;
+}
+
+void tn_jpeg_close(tn_jpeg *jpeg) {
+    if (!jpeg) return;
+    // Destroying never fails; an error here would longjmp to a stale buffer, so none is reported.
+    jpeg->errors.message = NULL;
+    if (setjmp(jpeg->errors.jump) == 0) jpeg_destroy_decompress(&jpeg->info);
+    if (jpeg->file) fclose(jpeg->file);
+    free(jpeg);
+}
+
+int tn_jpeg_write(const char *path, const uint8_t *pixels, int width, int height, int quality,
+                  char message[TN_MESSAGE_SIZE]) {
+    FILE *volatile file = fopen(path, "wb");
+    if (!file) {
+        snprintf(message, TN_MESSAGE_SIZE, "cannot create the file");
+        return -1;
+    }
+    struct jpeg_compress_struct info;
+    struct tn_error_manager errors;
+    info.err = jpeg_std_error(&errors.manager);
+    errors.manager.error_exit = tn_jpeg_error_exit;
+    errors.manager.output_message = tn_jpeg_output_message;
+    errors.message = message;
+    if (setjmp(errors.jump)) {
+        jpeg_destroy_compress(&info);
+        fclose(file);
+        return -1;
+    }
+    jpeg_create_compress(&info);
+    jpeg_stdio_dest(&info, file);
+    info.image_width = (JDIMENSION)width;
+    info.image_height = (JDIMENSION)height;
+    info.input_components = 3;
+    info.in_color_space = JCS_RGB;
+    jpeg_set_defaults(&info);
+    jpeg_set_quality(&info, quality, TRUE);
+    jpeg_start_compress(&info, TRUE);
+    while (info.next_scanline < info.image_height) {
+        JSAMPROW row = (JSAMPROW)(pixels + (size_t)info.next_scanline * (size_t)width * 3);
+        jpeg_write_scanlines(&info, &row, 1);
+    }
+    jpeg_finish_compress(&info);
+    jpeg_destroy_compress(&info);
+    if (fclose(file) != 0) {
+        snprintf(message, TN_MESSAGE_SIZE, "cannot write the file");
+        return -1;
+    }
+    return 0;
+}
+
+// MARK: PNG
+
+struct tn_png {
+    png_structp png;
+    png_infop info;
+    FILE *file;
+    char *message;
+    int passes, pass, row, rows_in_pass, width, height, interlaced;
+};
+
+static void tn_png_error(png_structp png, png_const_charp text) {
+    char *message = png_get_error_ptr(png);
+    if (message) snprintf(message, TN_MESSAGE_SIZE, "%s", text);
+    png_longjmp(png, 1);
+}
+
+static void tn_png_warning(png_structp png, png_const_charp text) { (void)png; (void)text; }
+
+void tn_png_close(tn_png *png) {
+    if (!png) return;
+    if (png->png) png_destroy_read_struct(&png->png, &png->info, NULL);
+    if (png->file) fclose(png->file);
+    free(png);
+}
+
+static int tn_png_pass_rows(int height, int pass) {
+    // PNG_PASS_ROWS, for passes numbered 0–6.
+    return (int)PNG_PASS_ROWS((png_uint_32)height, pass);
+}
+
+tn_png *tn_png_open(const char *path, tn_png_info *info, char message[TN_MESSAGE_SIZE]) {
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        snprintf(message, TN_MESSAGE_SIZE, "cannot open the file");
+        return NULL;
+    }
+    tn_png *png = calloc(1, sizeof(tn_png));
+    if (!png) {
+        fclose(file);
+        snprintf(message, TN_MESSAGE_SIZE, "out of memory");
+        return NULL;
+    }
+    png->file = file;
+    png->message = message;
+    png->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, message, tn_png_error, tn_png_warning);
+    if (!png->png || !(png->info = png_create_info_struct(png->png))) {
+        snprintf(message, TN_MESSAGE_SIZE, "out of memory");
+        tn_png_close(png);
+        return NULL;
+    }
+    if (setjmp(png_jmpbuf(png->png))) {
+        tn_png_close(png);
+        return NULL;
+    }
+    png_init_io(png->png, file);
+    // The caller checks dimensions against its own limits; libpng's 1,000,000-pixel row limit stays.
+    png_read_info(png->png, png->info);
+    png_uint_32 width = 0, height = 0;
+    int depth = 0, color = 0, interlace = 0;
+    png_get_IHDR(png->png, png->info, &width, &height, &depth, &color, &interlace, NULL, NULL);
+    int has_alpha = (color & PNG_COLOR_MASK_ALPHA) || png_get_valid(png->png, png->info, PNG_INFO_tRNS);
+    if (depth == 16) png_set_strip_16(png->png);
+    if (color == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png->png);
+    if (color == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(png->png);
+    if (png_get_valid(png->png, png->info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png->png);
+    if (color == PNG_COLOR_TYPE_GRAY || color == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png->png);
+    // Without png_set_interlace_handling, an interlaced image's rows come pass by pass, each holding only
+    // that pass's pixels: the caller places them, and needs no buffer of the whole image.
+    png_read_update_info(png->png, png->info);
+
+    memset(info, 0, sizeof(*info));
+    info->width = (int)width;
+    info->height = (int)height;
+    info->has_alpha = has_alpha ? 1 : 0;
+    info->interlaced = interlace == PNG_INTERLACE_ADAM7;
+#ifdef PNG_eXIf_SUPPORTED
+    png_bytep exif = NULL;
+    png_uint_32 exif_length = 0;
+    if (png_get_eXIf_1(png->png, png->info, &exif_length, &exif) && exif) {
+        info->exif = exif;
+        info->exif_length = exif_length;
+    }
+#endif
+    png->width = (int)width;
+    png->height = (int)height;
+    png->interlaced = info->interlaced;
+    png->passes = info->interlaced ? 7 : 1;
+    png->pass = 0;
+    png->row = 0;
+    png->rows_in_pass = info->interlaced ? tn_png_pass_rows(png->height, 0) : png->height;
+    return png;
+}
+
+int tn_png_read_row(tn_png *png, uint8_t *buffer, int *pass, int *row, int *pixels, char message[TN_MESSAGE_SIZE]) {
+    png_set_error_fn(png->png, message, tn_png_error, tn_png_warning);
+    // Passes without rows or columns (tiny images) have no rows in the stream.
+    while (png->pass < png->passes &&
+           (png->row >= png->rows_in_pass || (png->interlaced && PNG_PASS_COLS((png_uint_32)png->width, png->pass) == 0))) {
+        png->pass += 1;
+        png->row = 0;
+        png->rows_in_pass = png->pass < png->passes ? tn_png_pass_rows(png->height, png->pass) : 0;
+    }
+    if (png->pass >= png->passes) return 0;
+    if (setjmp(png_jmpbuf(png->png))) return -1;
+    png_read_row(png->png, buffer, NULL);
+    *pass = png->interlaced ? png->pass + 1 : 0;
+    *row = png->row;
+    *pixels = png->interlaced ? (int)PNG_PASS_COLS((png_uint_32)png->width, png->pass) : png->width;
+    png->row += 1;
+    return 1;
+}
+
+int tn_png_write(const char *path, const uint8_t *pixels, int width, int height, int channels,
+                 char message[TN_MESSAGE_SIZE]) {
+    FILE *volatile file = fopen(path, "wb");
+    if (!file) {
+        snprintf(message, TN_MESSAGE_SIZE, "cannot create the file");
+        return -1;
+    }
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, message, tn_png_error, tn_png_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!png || !info) {
+        if (png) png_destroy_write_struct(&png, NULL);
+        fclose(file);
+        snprintf(message, TN_MESSAGE_SIZE, "out of memory");
+        return -1;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        fclose(file);
+        return -1;
+    }
+    png_init_io(png, file);
+    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,
+                 channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    for (int y = 0; y < height; y++) png_write_row(png, pixels + (size_t)y * (size_t)width * (size_t)channels);
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    if (fclose(file) != 0) {
+        snprintf(message, TN_MESSAGE_SIZE, "cannot write the file");
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Bytes at offsets, from a file or a buffer: what header readers read through.
+protocol ByteSource {
+    /// `count` bytes at `offset`; fewer only when `exact` is false and the end comes first.
+    func bytes(at offset: Int, count: Int, exact: Bool) throws(ThumbnailError) -> [UInt8]
+}
+
+extension ByteSource {
+    func bytes(at offset: Int, count: Int) throws(ThumbnailError) -> [UInt8] {
+        try bytes(at: offset, count: count, exact: true)
+    }
+
+    func uint16(at offset: Int, bigEndian: Bool) throws(ThumbnailError) -> UInt16 {
+        let b = try bytes(at: offset, count: 2)
+        return bigEndian ? UInt16(b[0]) << 8 | UInt16(b[1]) : UInt16(b[1]) << 8 | UInt16(b[0])
+    }
+
+    func uint32(at offset: Int, bigEndian: Bool) throws(ThumbnailError) -> UInt32 {
+        let b = try bytes(at: offset, count: 4).map(UInt32.init)
+        return bigEndian ? b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3] : b[3] << 24 | b[2] << 16 | b[1] << 8 | b[0]
+    }
+}
+
+/// Header reads never ask for more than this at once, whatever a length field claims.
+let largestHeaderRead = 1 << 16
+
+struct BufferBytes: ByteSource {
+    let buffer: [UInt8]
+
+    func bytes(at offset: Int, count: Int, exact: Bool) throws(ThumbnailError) -> [UInt8] {
+        guard offset >= 0, count >= 0, count <= largestHeaderRead, offset <= buffer.count else { throw Self.truncated(offset) }
+        let end = min(buffer.count, offset + count)
+        if exact && end - offset < count { throw Self.truncated(offset) }
+        return Array(buffer[offset..<end])
+    }
+
+    static func truncated(_ offset: Int) -> ThumbnailError {
+        .corrupt("the file ends before the header does (reading at byte \(offset))")
+    }
+}
+
+/// A file read with `pread`, a few bytes at a time: headers are small and scattered.
+final class FileBytes: ByteSource {
+    let descriptor: Int32
+    let size: Int
+
+    init(path: String) throws(ThumbnailError) {
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            throw .unreadable("not a regular file")
+        }
+        size = Int(status.st_size)
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    func bytes(at offset: Int, count: Int, exact: Bool) throws(ThumbnailError) -> [UInt8] {
+        guard offset >= 0, count >= 0, count <= largestHeaderRead, offset <= size else { throw BufferBytes.truncated(offset) }
+        let wanted = min(count, size - offset)
+        if exact && wanted < count { throw BufferBytes.truncated(offset) }
+        var result = [UInt8](repeating: 0, count: wanted)
+        var done = 0
+        while done < wanted {
+            let read = result.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, wanted - done, off_t(offset + done)) }
+            if read < 0 && errno == EINTR { continue }
+            guard read > 0 else { throw read == 0 ? BufferBytes.truncated(offset + done) : .unreadable(String(cString: strerror(errno))) }
+            done += read
+        }
+        return result
+    }
+}

@@ -1,0 +1,359 @@
+import CThumbnailCodecs
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What every decoder is asked: the file, its header, the output size, and the limits.
+struct DecodeRequest {
+    let path: String
+    let header: ImageHeader
+    let maxPixelSize: Int
+    let orientation: ImageOrientation
+    let memoryBudget: Int
+
+    /// The size no larger than `maxPixelSize` on the longer side, for a source of this size.
+    func outputSize(width: Int, height: Int) -> (Int, Int) {
+        let longer = max(width, height)
+        guard longer > maxPixelSize else { return (width, height) }
+        let scale = Double(maxPixelSize) / Double(longer)
+        return (max(1, min(width, Int((Double(width) * scale).rounded()))), max(1, min(height, Int((Double(height) * scale).rounded()))))
+    }
+
+    func check(_ needed: Int, _ why: String) throws(ThumbnailError) {
+        if needed > memoryBudget { throw .overBudget(needed: needed, budget: memoryBudget, why: why) }
+    }
+}
+
+private func text(_ message: [CChar]) -> String {
+    String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+// MARK: JPEG
+
+enum JPEGDecoder {
+    static func decode(_ request: DecodeRequest) throws(ThumbnailError) -> Resampler {
+        var info = tn_jpeg_info()
+        var message = [CChar](repeating: 0, count: Int(TN_MESSAGE_SIZE))
+        guard let jpeg = tn_jpeg_open(request.path, &info, &message) else { throw .corrupt("JPEG: \(text(message))") }
+        defer { tn_jpeg_close(jpeg) }
+        let (width, height) = (Int(info.width), Int(info.height))
+        let (outWidth, outHeight) = request.outputSize(width: width, height: height)
+        // Decode at the smallest of libjpeg's scales (n/8) that is still no smaller than the output: the
+        // scaled inverse DCT does most of the reduction, for a fraction of the work and memory.
+        var numerator = 1
+        while numerator < 8 && ((width * numerator + 7) / 8 < outWidth || (height * numerator + 7) / 8 < outHeight) { numerator += 1 }
+        let scaledWidth = (width * numerator + 7) / 8
+        let channels = info.components == 1 ? 1 : 3
+        let resampler = Resampler.memory(sourceWidth: scaledWidth, width: outWidth, height: outHeight, channels: channels, inOrder: true)
+        // libjpeg's own buffers: a band of 16 rows per component for the sequential decoder; a progressive
+        // file needs every coefficient of the image at once.
+        let progressive = info.progressive != 0
+        let coefficients: Int = progressive ? Int(info.coefficient_bytes) : 0
+        let decoder: Int = scaledWidth * Int(info.components) * 16 * 4 + coefficients
+        try request.check(resampler + decoder, progressive ? "decoding this progressive JPEG" : "decoding this JPEG")
+        var (scaledW, scaledH, outChannels): (Int32, Int32, Int32) = (0, 0, 0)
+        guard tn_jpeg_start(jpeg, Int32(numerator), request.memoryBudget - resampler, &scaledW, &scaledH, &outChannels, &message) == 0 else {
+            throw .corrupt("JPEG: \(text(message))")
+        }
+        var output = Resampler(from: Int(scaledW), Int(scaledH), to: min(outWidth, Int(scaledW)), min(outHeight, Int(scaledH)),
+                               channels: channels, orientation: request.orientation, inOrder: true)
+        let stride = Int(scaledW) * Int(outChannels)
+        let band = 16
+        var rows = [UInt8](repeating: 0, count: stride * band)
+        var converted = [UInt8](repeating: 0, count: Int(scaledW) * 3)
+        var y = 0
+        while y < Int(scaledH) {
+            let read = rows.withUnsafeMutableBufferPointer { tn_jpeg_read(jpeg, $0.baseAddress, Int32(band), &message) }
+            guard read > 0 else { throw .corrupt("JPEG: \(read < 0 ? text(message) : "the image data ends early")") }
+            for index in 0..<Int(read) {
+                rows.withUnsafeBufferPointer { rows in
+                    let row = rows.baseAddress! + index * stride
+                    if outChannels == 4 {
+                        // CMYK as Adobe writes it (inverted): each color is its ink's complement times black's.
+                        for x in 0..<Int(scaledW) {
+                            let pixel = row + x * 4
+                            let inverted = info.adobe_inverted != 0
+                            let k = Int(inverted ? pixel[3] : 255 - pixel[3])
+                            for channel in 0..<3 {
+                                let ink = Int(inverted ? pixel[channel] : 255 - pixel[channel])
+                                converted[x * 3 + channel] = UInt8((ink * k + 127) / 255)
+                            }
+                        }
+                        converted.withUnsafeBufferPointer { output.add(row: y, pixels: $0.baseAddress!, count: Int(scaledW)) }
+                    } else {
+                        output.add(row: y, pixels: row, count: Int(scaledW))
+                    }
+                }
+                y += 1
+            }
+        }
+        return output
+    }
+}
+
+// MARK: PNG
+
+enum PNGDecoder {
+    /// Adam7: each pass's first row and column, and the steps between its rows and columns.
+    private static let passes: [(row: Int, column: Int, rowStep: Int, columnStep: Int)] = [
+        (0, 0, 8, 8), (0, 4, 8, 8), (4, 0, 8, 4), (0, 2, 4, 4), (2, 0, 4, 2), (0, 1, 2, 2), (1, 0, 2, 1),
+    ]
+
+    static func decode(_ request: DecodeRequest) throws(ThumbnailError) -> Resampler {
+        var info = tn_png_info()
+        var message = [CChar](repeating: 0, count: Int(TN_MESSAGE_SIZE))
+        guard let png = tn_png_open(request.path, &info, &message) else { throw .corrupt("PNG: \(text(message))") }
+        defer { tn_png_close(png) }
+        let (width, height) = (Int(info.width), Int(info.height))
+        let (outWidth, outHeight) = request.outputSize(width: width, height: height)
+        let channels = info.has_alpha != 0 ? 4 : 3
+        let interlaced = info.interlaced != 0
+        let memory = Resampler.memory(sourceWidth: width, width: outWidth, height: outHeight, channels: channels, inOrder: !interlaced)
+        try request.check(memory + width * channels + (64 << 10), interlaced ? "reducing this interlaced PNG" : "reducing this PNG")
+        var output = Resampler(from: width, height, to: outWidth, outHeight, channels: channels, orientation: request.orientation, inOrder: !interlaced)
+        var row = [UInt8](repeating: 0, count: width * channels)
+        var (pass, index, pixels): (Int32, Int32, Int32) = (0, 0, 0)
+        while true {
+            let status = row.withUnsafeMutableBufferPointer { tn_png_read_row(png, $0.baseAddress, &pass, &index, &pixels, &message) }
+            guard status >= 0 else { throw .corrupt("PNG: \(text(message))") }
+            guard status == 1 else { break }
+            row.withUnsafeBufferPointer { row in
+                if pass == 0 {
+                    output.add(row: Int(index), pixels: row.baseAddress!, count: Int(pixels))
+                } else {
+                    let layout = passes[Int(pass) - 1]
+                    output.add(row: layout.row + Int(index) * layout.rowStep, pixels: row.baseAddress!, count: Int(pixels),
+                               start: layout.column, step: layout.columnStep)
+                }
+            }
+        }
+        if interlaced { output.finish() }
+        return output
+    }
+}
+
+// MARK: GIF
+
+enum GIFDecoder {
+    /// The first frame on the logical screen; what it does not cover is clear.
+    static func decode(_ request: DecodeRequest) throws(ThumbnailError) -> Resampler {
+        var status: Int32 = 0
+        guard let gif = DGifOpenFileName(request.path, &status) else { throw .corrupt("GIF: \(String(cString: GifErrorString(status)))") }
+        defer { DGifCloseFile(gif, &status) }
+        let (width, height) = (Int(gif.pointee.SWidth), Int(gif.pointee.SHeight))
+        let (outWidth, outHeight) = request.outputSize(width: width, height: height)
+        try request.check(Resampler.memory(sourceWidth: width, width: outWidth, height: outHeight, channels: 4, inOrder: false) + width * 5,
+                          "reducing this GIF")
+        var transparent = -1
+        while true {
+            var record = UNDEFINED_RECORD_TYPE
+            guard DGifGetRecordType(gif, &record) == GIF_OK else { throw failure(gif) }
+            switch record {
+            case EXTENSION_RECORD_TYPE:
+                var code: Int32 = 0
+                var block: UnsafeMutablePointer<GifByteType>?
+                guard DGifGetExtension(gif, &code, &block) == GIF_OK else { throw failure(gif) }
+                if code == GRAPHICS_EXT_FUNC_CODE, let block, block[0] >= 4 {
+                    var control = GraphicsControlBlock()
+                    if DGifExtensionToGCB(Int(block[0]), block + 1, &control) == GIF_OK { transparent = Int(control.TransparentColor) }
+                }
+                while block != nil {
+                    guard DGifGetExtensionNext(gif, &block) == GIF_OK else { throw failure(gif) }
+                }
+            case IMAGE_DESC_RECORD_TYPE:
+                guard DGifGetImageDesc(gif) == GIF_OK else { throw failure(gif) }
+                return try frame(gif, transparent: transparent, request: request, size: (width, height), output: (outWidth, outHeight))
+            case TERMINATE_RECORD_TYPE:
+                throw .corrupt("GIF: no image")
+            default:
+                throw .corrupt("GIF: an unknown record")
+            }
+        }
+    }
+
+    private static func frame(_ gif: UnsafeMutablePointer<GifFileType>, transparent: Int, request: DecodeRequest,
+                              size: (Int, Int), output: (Int, Int)) throws(ThumbnailError) -> Resampler {
+        let image = gif.pointee.Image
+        let (left, top, frameWidth, frameHeight) = (Int(image.Left), Int(image.Top), Int(image.Width), Int(image.Height))
+        guard let colors = image.ColorMap ?? gif.pointee.SColorMap else { throw .corrupt("GIF: the first frame has no colors") }
+        let palette = (0..<256).map { index -> (UInt8, UInt8, UInt8) in
+            guard index < Int(colors.pointee.ColorCount) else { return (0, 0, 0) }
+            let color = colors.pointee.Colors[index]
+            return (color.Red, color.Green, color.Blue)
+        }
+        var resampler = Resampler(from: size.0, size.1, to: output.0, output.1, channels: 4, orientation: request.orientation, inOrder: false)
+        var indices = [GifByteType](repeating: 0, count: max(frameWidth, 1))
+        var rgba = [UInt8](repeating: 0, count: size.0 * 4)
+        // Interlaced frames send rows 0, 8, 16 …, then 4, 12 …, then 2, 6 …, then the odd ones.
+        let order: [Int] = image.Interlace
+            ? [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { stride(from: $0.0, to: frameHeight, by: $0.1) }
+            : Array(0..<frameHeight)
+        var covered = Set<Int>()
+        for row in order {
+            guard DGifGetLine(gif, &indices, Int32(frameWidth)) == GIF_OK else { throw failure(gif) }
+            let y = top + row
+            guard y >= 0, y < size.1 else { continue }
+            for index in 0..<rgba.count { rgba[index] = 0 }
+            for x in 0..<frameWidth where left + x < size.0 {
+                let color = Int(indices[x])
+                guard color != transparent else { continue }
+                let pixel = palette[color]
+                let target = (left + x) * 4
+                (rgba[target], rgba[target + 1], rgba[target + 2], rgba[target + 3]) = (pixel.0, pixel.1, pixel.2, 255)
+            }
+            rgba.withUnsafeBufferPointer { resampler.add(row: y, pixels: $0.baseAddress!, count: size.0) }
+            covered.insert(y)
+        }
+        let clear = [UInt8](repeating: 0, count: size.0 * 4)
+        for y in 0..<size.1 where !covered.contains(y) {
+            clear.withUnsafeBufferPointer { resampler.add(row: y, pixels: $0.baseAddress!, count: size.0) }
+        }
+        resampler.finish()
+        return resampler
+    }
+
+    private static func failure(_ gif: UnsafeMutablePointer<GifFileType>) -> ThumbnailError {
+        .corrupt("GIF: \(String(cString: GifErrorString(gif.pointee.Error)))")
+    }
+}
+
+// MARK: WebP
+
+enum WebPDecoder {
+    static func decode(_ request: DecodeRequest) throws(ThumbnailError) -> Resampler {
+        let file = try MappedFile(path: request.path)
+        var features = WebPBitstreamFeatures()
+        guard WebPGetFeatures(file.bytes, file.count, &features) == VP8_STATUS_OK else { throw .corrupt("WebP: the bitstream's header is invalid") }
+        guard features.has_animation == 0 else { throw .unsupported("animated WebP") }
+        let (width, height) = (Int(features.width), Int(features.height))
+        let (outWidth, outHeight) = request.outputSize(width: width, height: height)
+        let channels = features.has_alpha != 0 ? 4 : 3
+        // libwebp scales while it decodes; a lossless image is decoded whole first (its pixels refer back
+        // anywhere in the image), a lossy one a band of macroblocks at a time.
+        let decoder = features.format == 2 ? width * height * 4 : width * 16 * 4 * 3
+        let memory = Resampler.memory(sourceWidth: outWidth, width: outWidth, height: outHeight, channels: channels, inOrder: true)
+            + outWidth * outHeight * channels + decoder + file.count
+        try request.check(memory, features.format == 2 ? "decoding this lossless WebP" : "decoding this WebP")
+        var config = WebPDecoderConfig()
+        guard WebPInitDecoderConfig(&config) != 0 else { throw .unsupported("this libwebp's decoder interface") }
+        config.options.use_scaling = outWidth < width || outHeight < height ? 1 : 0
+        config.options.scaled_width = Int32(outWidth)
+        config.options.scaled_height = Int32(outHeight)
+        config.output.colorspace = channels == 4 ? MODE_RGBA : MODE_RGB
+        let status = WebPDecode(file.bytes, file.count, &config)
+        defer { WebPFreeDecBuffer(&config.output) }
+        guard status == VP8_STATUS_OK, let pixels = config.output.u.RGBA.rgba else { throw .corrupt("WebP: the image data cannot be decoded (status \(status.rawValue))") }
+        var output = Resampler(from: outWidth, outHeight, to: outWidth, outHeight, channels: channels, orientation: request.orientation, inOrder: true)
+        for y in 0..<outHeight {
+            output.add(row: y, pixels: pixels + y * Int(config.output.u.RGBA.stride), count: outWidth)
+        }
+        return output
+    }
+}
+
+/// A file mapped read-only: its pages are read as the decoder touches them, and are the kernel's to drop.
+final class MappedFile {
+    let bytes: UnsafePointer<UInt8>
+    let count: Int
+
+    init(path: String) throws(ThumbnailError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_size > 0 else { throw .corrupt("the file is empty") }
+        count = Int(status.st_size)
+        guard let mapped = mmap(nil, count, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else {
+            throw .unreadable(String(cString: strerror(errno)))
+        }
+        bytes = UnsafePointer(mapped.assumingMemoryBound(to: UInt8.self))
+    }
+
+    deinit {
+        munmap(UnsafeMutableRawPointer(mutating: bytes), count)
+    }
+}
+
+// MARK: HEIF
+
+/// HEIF through libheif, which applies the container's rotation and mirroring itself.
+enum HEIFDecoder {
+    final class Context {
+        let context: OpaquePointer
+        let primary: OpaquePointer
+
+        init(path: String) throws(ThumbnailError) {
+            guard let context = heif_context_alloc() else { throw .corrupt("HEIF: out of memory") }
+            self.context = context
+            let error = heif_context_read_from_file(context, path, nil)
+            guard error.code == heif_error_Ok else {
+                heif_context_free(context)
+                throw .corrupt("HEIF: \(String(cString: error.message))")
+            }
+            var handle: OpaquePointer?
+            let found = heif_context_get_primary_image_handle(context, &handle)
+            guard found.code == heif_error_Ok, let handle else {
+                heif_context_free(context)
+                throw .corrupt("HEIF: no primary image (\(String(cString: found.message)))")
+            }
+            primary = handle
+        }
+
+        deinit {
+            heif_image_handle_release(primary)
+            heif_context_free(context)
+        }
+
+        var header: ImageHeader {
+            ImageHeader(format: .heif, width: Int(heif_image_handle_get_width(primary)), height: Int(heif_image_handle_get_height(primary)),
+                        orientation: .up, frameCount: Int(heif_context_get_number_of_top_level_images(context)),
+                        hasAlpha: heif_image_handle_has_alpha_channel(primary) != 0)
+        }
+
+        /// The embedded thumbnails' handles and sizes.
+        func thumbnails() -> [(handle: OpaquePointer, width: Int, height: Int)] {
+            let count = Int(heif_image_handle_get_number_of_thumbnails(primary))
+            guard count > 0 else { return [] }
+            var ids = [heif_item_id](repeating: 0, count: count)
+            let listed = Int(heif_image_handle_get_list_of_thumbnail_IDs(primary, &ids, Int32(count)))
+            return ids.prefix(listed).compactMap { id in
+                var handle: OpaquePointer?
+                guard heif_image_handle_get_thumbnail(primary, id, &handle).code == heif_error_Ok, let handle else { return nil }
+                return (handle, Int(heif_image_handle_get_width(handle)), Int(heif_image_handle_get_height(handle)))
+            }
+        }
+    }
+
+    static func decode(_ request: DecodeRequest, usingEmbedded: Bool) throws(ThumbnailError) -> Resampler {
+        let file = try Context(path: request.path)
+        let thumbnails = usingEmbedded ? file.thumbnails() : []
+        defer { for thumbnail in thumbnails { heif_image_handle_release(thumbnail.handle) } }
+        let (width, height) = (Int(heif_image_handle_get_width(file.primary)), Int(heif_image_handle_get_height(file.primary)))
+        let (outWidth, outHeight) = request.outputSize(width: width, height: height)
+        // The smallest embedded thumbnail at least as large as the output, else the image itself.
+        let source = thumbnails.filter { $0.width >= outWidth && $0.height >= outHeight }.min { $0.width < $1.width }
+        let handle = source?.handle ?? file.primary
+        let (sourceWidth, sourceHeight) = source.map { ($0.width, $0.height) } ?? (width, height)
+        let (finalWidth, finalHeight) = (min(outWidth, sourceWidth), min(outHeight, sourceHeight))
+        let channels = heif_image_handle_has_alpha_channel(handle) != 0 ? 4 : 3
+        // libheif decodes the whole image: its YCbCr planes, then the interleaved copy.
+        let decoder = sourceWidth * sourceHeight * (channels + 3)
+        try request.check(decoder + Resampler.memory(sourceWidth: sourceWidth, width: finalWidth, height: finalHeight, channels: channels, inOrder: true),
+                          source == nil ? "decoding this HEIF image, which has no embedded thumbnail as large as asked," : "decoding this HEIF thumbnail")
+        var image: OpaquePointer?
+        let decoded = heif_decode_image(handle, &image, heif_colorspace_RGB, channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, nil)
+        guard decoded.code == heif_error_Ok, let image else { throw .corrupt("HEIF: \(String(cString: decoded.message))") }
+        defer { heif_image_release(image) }
+        var stride: Int32 = 0
+        guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else { throw .corrupt("HEIF: no pixels") }
+        let (decodedWidth, decodedHeight) = (Int(heif_image_get_width(image, heif_channel_interleaved)), Int(heif_image_get_height(image, heif_channel_interleaved)))
+        var output = Resampler(from: decodedWidth, decodedHeight, to: min(finalWidth, decodedWidth), min(finalHeight, decodedHeight),
+                               channels: channels, orientation: .up, inOrder: true)
+        for y in 0..<decodedHeight {
+            output.add(row: y, pixels: plane + y * Int(stride), count: decodedWidth)
+        }
+        return output
+    }
+}

@@ -1,0 +1,230 @@
+/// What an image file says about itself before any pixel is decoded.
+public struct ImageHeader: Sendable, Equatable {
+    public enum Format: String, Sendable, CaseIterable {
+        case jpeg, png, gif, webp, heif
+    }
+
+    public var format: Format
+    /// The stored size, before the orientation is applied.
+    public var width: Int
+    public var height: Int
+    /// How the stored pixels must be turned to be seen upright (EXIF's orientation, or the container's).
+    public var orientation: ImageOrientation
+    /// The number of frames (animations, image sequences); 1 for a still image.
+    public var frameCount: Int
+    public var hasAlpha: Bool
+
+    /// The size once the orientation is applied.
+    public var orientedSize: (width: Int, height: Int) {
+        orientation.swapsAxes ? (height, width) : (width, height)
+    }
+
+    public static func == (lhs: ImageHeader, rhs: ImageHeader) -> Bool {
+        (lhs.format, lhs.width, lhs.height, lhs.orientation, lhs.frameCount, lhs.hasAlpha)
+            == (rhs.format, rhs.width, rhs.height, rhs.orientation, rhs.frameCount, rhs.hasAlpha)
+    }
+}
+
+/// Reads headers from bytes: only what is needed, through `ByteSource`, which reads a file at offsets
+/// or a buffer — the same code either way, so the fuzz target exercises exactly what files go through.
+enum HeaderReader {
+    /// The format, from the first bytes.
+    static func format(of source: some ByteSource) throws(ThumbnailError) -> ImageHeader.Format {
+        let magic = try source.bytes(at: 0, count: 16, exact: false)
+        if magic.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if magic.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if magic.starts(with: Array("GIF87a".utf8)) || magic.starts(with: Array("GIF89a".utf8)) { return .gif }
+        if magic.count >= 12, magic.starts(with: Array("RIFF".utf8)), Array(magic[8..<12]) == Array("WEBP".utf8) { return .webp }
+        if magic.count >= 12, Array(magic[4..<8]) == Array("ftyp".utf8) {
+            let brand = String(decoding: magic[8..<12], as: UTF8.self)
+            if ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif"].contains(brand) { return .heif }
+        }
+        throw ThumbnailError.unsupported("not a JPEG, PNG, GIF, WebP or HEIF image (the first bytes are no known signature)")
+    }
+
+    /// The header of a JPEG, PNG, GIF or WebP (HEIF's comes from libheif).
+    static func header(of source: some ByteSource, format: ImageHeader.Format) throws(ThumbnailError) -> ImageHeader {
+        switch format {
+        case .jpeg: return try jpeg(source)
+        case .png: return try png(source)
+        case .gif: return try gif(source)
+        case .webp: return try webp(source)
+        case .heif: throw ThumbnailError.unsupported("HEIF headers are read by libheif")
+        }
+    }
+
+    // MARK: JPEG
+
+    private static func jpeg(_ source: some ByteSource) throws(ThumbnailError) -> ImageHeader {
+        var offset = 2
+        var orientation = ImageOrientation.up
+        while true {
+            // Markers may be padded with any number of 0xFF bytes.
+            var marker = try source.bytes(at: offset, count: 2)
+            guard marker[0] == 0xFF else { throw .corrupt("JPEG: no marker at byte \(offset)") }
+            while marker[1] == 0xFF {
+                offset += 1
+                marker = try source.bytes(at: offset, count: 2)
+            }
+            let code = marker[1]
+            if code == 0xD8 || code == 0x01 || (0xD0...0xD7).contains(code) {
+                offset += 2
+                continue
+            }
+            if code == 0xD9 || code == 0xDA { throw .corrupt("JPEG: no frame header before the image data") }
+            let length = Int(try source.uint16(at: offset + 2, bigEndian: true))
+            guard length >= 2 else { throw .corrupt("JPEG: a segment of length \(length) at byte \(offset)") }
+            switch code {
+            case 0xE1:
+                let payload = try source.bytes(at: offset + 4, count: length - 2, exact: false)
+                if payload.starts(with: Array("Exif\0\0".utf8)), let found = Exif.orientation(in: Array(payload.dropFirst(6))) {
+                    orientation = found
+                }
+            case 0xC0...0xCF where code != 0xC4 && code != 0xC8 && code != 0xCC:
+                let frame = try source.bytes(at: offset + 4, count: 6)
+                let height = Int(frame[1]) << 8 | Int(frame[2])
+                let width = Int(frame[3]) << 8 | Int(frame[4])
+                guard width > 0, height > 0 else { throw .corrupt("JPEG: the frame header declares \(width) × \(height) pixels") }
+                guard (1...4).contains(frame[5]) else { throw .corrupt("JPEG: \(frame[5]) color components") }
+                return ImageHeader(format: .jpeg, width: width, height: height, orientation: orientation, frameCount: 1, hasAlpha: false)
+            default:
+                break
+            }
+            offset += 2 + length
+        }
+    }
+
+    // MARK: PNG
+
+    private static func png(_ source: some ByteSource) throws(ThumbnailError) -> ImageHeader {
+        guard try source.bytes(at: 12, count: 4) == Array("IHDR".utf8) else { throw .corrupt("PNG: the first chunk is not IHDR") }
+        let width = Int(try source.uint32(at: 16, bigEndian: true))
+        let height = Int(try source.uint32(at: 20, bigEndian: true))
+        guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
+            throw .corrupt("PNG: IHDR declares \(width) × \(height) pixels")
+        }
+        let fields = try source.bytes(at: 24, count: 5)
+        let (depth, color) = (fields[0], fields[1])
+        let valid: [UInt8: [UInt8]] = [0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16]]
+        guard valid[color]?.contains(depth) == true else { throw .corrupt("PNG: color type \(color) with bit depth \(depth)") }
+        guard fields[4] <= 1 else { throw .corrupt("PNG: interlace method \(fields[4])") }
+        var hasAlpha = color == 4 || color == 6
+        var orientation = ImageOrientation.up
+        var frames = 1
+        // The chunks before the image data: transparency, orientation (eXIf), animation (acTL).
+        var offset = 33
+        while true {
+            let length = Int(try source.uint32(at: offset, bigEndian: true))
+            let type = String(decoding: try source.bytes(at: offset + 4, count: 4), as: UTF8.self)
+            guard length <= Int(Int32.max) else { throw .corrupt("PNG: a chunk of \(length) bytes at byte \(offset)") }
+            switch type {
+            case "IDAT", "IEND":
+                return ImageHeader(format: .png, width: width, height: height, orientation: orientation, frameCount: frames, hasAlpha: hasAlpha)
+            case "tRNS":
+                hasAlpha = true
+            case "eXIf":
+                if let found = Exif.orientation(in: try source.bytes(at: offset + 8, count: min(length, 1 << 16), exact: false)) {
+                    orientation = found
+                }
+            case "acTL":
+                frames = max(1, Int(try source.uint32(at: offset + 8, bigEndian: true)))
+            default:
+                break
+            }
+            offset += 12 + length
+        }
+    }
+
+    // MARK: GIF
+
+    private static func gif(_ source: some ByteSource) throws(ThumbnailError) -> ImageHeader {
+        let screen = try source.bytes(at: 6, count: 7)
+        let width = Int(screen[0]) | Int(screen[1]) << 8
+        let height = Int(screen[2]) | Int(screen[3]) << 8
+        guard width > 0, height > 0 else { throw .corrupt("GIF: the screen is \(width) × \(height) pixels") }
+        var offset = 13 + (screen[4] & 0x80 != 0 ? 3 << (Int(screen[4] & 7) + 1) : 0)
+        var frames = 0
+        var transparent = false
+        while true {
+            let introducer = try source.bytes(at: offset, count: 1)[0]
+            switch introducer {
+            case 0x3B:
+                guard frames > 0 else { throw .corrupt("GIF: no image") }
+                return ImageHeader(format: .gif, width: width, height: height, orientation: .up, frameCount: frames, hasAlpha: transparent)
+            case 0x21:
+                let label = try source.bytes(at: offset + 1, count: 1)[0]
+                if label == 0xF9, try source.bytes(at: offset + 3, count: 1)[0] & 1 != 0 { transparent = true }
+                offset = try skipSubBlocks(source, from: offset + 2)
+            case 0x2C:
+                let descriptor = try source.bytes(at: offset + 1, count: 9)
+                frames += 1
+                let frameWidth = Int(descriptor[4]) | Int(descriptor[5]) << 8
+                let frameHeight = Int(descriptor[6]) | Int(descriptor[7]) << 8
+                guard frameWidth > 0, frameHeight > 0 else { throw .corrupt("GIF: frame \(frames) is \(frameWidth) × \(frameHeight) pixels") }
+                // A first frame smaller than the screen leaves the rest of it clear.
+                if frames == 1 && (frameWidth < width || frameHeight < height) { transparent = true }
+                offset += 10 + (descriptor[8] & 0x80 != 0 ? 3 << (Int(descriptor[8] & 7) + 1) : 0)
+                offset = try skipSubBlocks(source, from: offset + 1)
+            default:
+                // Files cut short or ending without a trailer are common; what was read counts.
+                guard frames > 0 else { throw .corrupt("GIF: an unknown block 0x\(String(introducer, radix: 16)) at byte \(offset)") }
+                return ImageHeader(format: .gif, width: width, height: height, orientation: .up, frameCount: frames, hasAlpha: transparent)
+            }
+        }
+    }
+
+    private static func skipSubBlocks(_ source: some ByteSource, from start: Int) throws(ThumbnailError) -> Int {
+        var offset = start
+        while true {
+            let size = Int(try source.bytes(at: offset, count: 1)[0])
+            offset += 1 + size
+            if size == 0 { return offset }
+        }
+    }
+
+    // MARK: WebP
+
+    private static func webp(_ source: some ByteSource) throws(ThumbnailError) -> ImageHeader {
+        let riffSize = Int(try source.uint32(at: 4, bigEndian: false))
+        let end = 8 + riffSize
+        var offset = 12
+        var size: (Int, Int)?
+        var hasAlpha = false
+        var orientation = ImageOrientation.up
+        var frames = 0
+        while offset + 8 <= end {
+            let fourCC = String(decoding: try source.bytes(at: offset, count: 4), as: UTF8.self)
+            let length = Int(try source.uint32(at: offset + 4, bigEndian: false))
+            let body = offset + 8
+            switch fourCC {
+            case "VP8X":
+                let fields = try source.bytes(at: body, count: 10)
+                hasAlpha = fields[0] & 0x10 != 0
+                size = (1 + (Int(fields[4]) | Int(fields[5]) << 8 | Int(fields[6]) << 16),
+                        1 + (Int(fields[7]) | Int(fields[8]) << 8 | Int(fields[9]) << 16))
+            case "VP8 " where size == nil:
+                let frame = try source.bytes(at: body + 3, count: 7)
+                guard Array(frame[0..<3]) == [0x9D, 0x01, 0x2A] else { throw .corrupt("WebP: a VP8 frame without its start code") }
+                size = (Int(frame[3]) | Int(frame[4] & 0x3F) << 8, Int(frame[5]) | Int(frame[6] & 0x3F) << 8)
+            case "VP8L" where size == nil:
+                let bits = try source.bytes(at: body, count: 5)
+                guard bits[0] == 0x2F else { throw .corrupt("WebP: a lossless frame without its signature") }
+                let packed = UInt32(bits[1]) | UInt32(bits[2]) << 8 | UInt32(bits[3]) << 16 | UInt32(bits[4]) << 24
+                size = (Int(packed & 0x3FFF) + 1, Int(packed >> 14 & 0x3FFF) + 1)
+                hasAlpha = packed >> 28 & 1 != 0
+            case "ANMF":
+                frames += 1
+            case "EXIF":
+                var exif = try source.bytes(at: body, count: min(length, 1 << 16), exact: false)
+                // Some writers keep JPEG's "Exif\0\0" prefix.
+                if exif.starts(with: Array("Exif\0\0".utf8)) { exif.removeFirst(6) }
+                if let found = Exif.orientation(in: exif) { orientation = found }
+            default:
+                break
+            }
+            offset = body + length + (length & 1)
+        }
+        guard let (width, height) = size, width > 0, height > 0 else { throw .corrupt("WebP: no frame gives the image's size") }
+        return ImageHeader(format: .webp, width: width, height: height, orientation: orientation, frameCount: max(frames, 1), hasAlpha: hasAlpha)
+    }
+}

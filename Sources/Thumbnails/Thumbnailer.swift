@@ -1,0 +1,116 @@
+public import Foundation
+import CThumbnailCodecs
+
+/// Makes thumbnails the way `CGImageSourceCreateThumbnailAtIndex` does — no larger than a maximum pixel size
+/// on the longer side, turned upright — reading the header first and decoding only as much as needed:
+/// JPEG at a reduced scale, every format a few rows at a time, within a memory budget and a pixel limit
+/// that are checked before anything large is allocated.
+///
+/// ```swift
+/// let thumbnail = try Thumbnailer(maxPixelSize: 300).thumbnail(of: photoURL)
+/// try thumbnail.write(to: previewURL, as: .jpeg(quality: 85))
+/// ```
+public struct Thumbnailer: Sendable {
+    /// The longest side of a thumbnail, in pixels (`kCGImageSourceThumbnailMaxPixelSize`).
+    public var maxPixelSize: Int
+    /// The most pixels an image may declare; more is refused before decoding (a decompression bomb).
+    public var pixelLimit: Int
+    /// The memory decoding may use, in bytes, beyond the thumbnail itself.
+    public var memoryBudget: Int
+    /// Whether the orientation is applied (`kCGImageSourceCreateThumbnailWithTransform`).
+    public var appliesOrientation: Bool
+    /// Whether an embedded thumbnail large enough is used (HEIF), instead of decoding the image.
+    public var usesEmbeddedThumbnail: Bool
+
+    public init(maxPixelSize: Int, pixelLimit: Int = 100_000_000, memoryBudget: Int = 16 << 20,
+                appliesOrientation: Bool = true, usesEmbeddedThumbnail: Bool = true) {
+        self.maxPixelSize = maxPixelSize
+        self.pixelLimit = pixelLimit
+        self.memoryBudget = memoryBudget
+        self.appliesOrientation = appliesOrientation
+        self.usesEmbeddedThumbnail = usesEmbeddedThumbnail
+    }
+
+    /// The header of the image at `url`: format, stored size, orientation, frames. Reads only the header.
+    public static func header(of url: URL) throws(ThumbnailError) -> ImageHeader {
+        let file = try FileBytes(path: url.path)
+        let format = try HeaderReader.format(of: file)
+        if format == .heif { return try HEIFDecoder.Context(path: url.path).header }
+        return try HeaderReader.header(of: file, format: format)
+    }
+
+    /// The header of an image in memory.
+    public static func header(of data: Data) throws(ThumbnailError) -> ImageHeader {
+        let bytes = BufferBytes(buffer: Array(data.prefix(largestHeaderRead * 4)))
+        return try HeaderReader.header(of: bytes, format: try HeaderReader.format(of: bytes))
+    }
+
+    /// The thumbnail of the image at `url` (the first frame of an animation).
+    public func thumbnail(of url: URL) throws(ThumbnailError) -> Thumbnail {
+        guard maxPixelSize >= 1 else { throw .unsupported("a maximum pixel size of \(maxPixelSize)") }
+        let header = try Self.header(of: url)
+        guard header.width <= pixelLimit / max(header.height, 1) else {
+            throw .tooManyPixels(width: header.width, height: header.height, limit: pixelLimit)
+        }
+        let request = DecodeRequest(path: url.path, header: header, maxPixelSize: maxPixelSize,
+                                    orientation: appliesOrientation ? header.orientation : .up, memoryBudget: memoryBudget)
+        let resampler: Resampler
+        switch header.format {
+        case .jpeg: resampler = try JPEGDecoder.decode(request)
+        case .png: resampler = try PNGDecoder.decode(request)
+        case .gif: resampler = try GIFDecoder.decode(request)
+        case .webp: resampler = try WebPDecoder.decode(request)
+        case .heif: resampler = try HEIFDecoder.decode(request, usingEmbedded: usesEmbeddedThumbnail)
+        }
+        let upright = request.orientation.swapsAxes ? (resampler.height, resampler.width) : (resampler.width, resampler.height)
+        return Thumbnail(width: upright.0, height: upright.1, channels: resampler.channels, pixels: resampler.image)
+    }
+}
+
+/// An 8-bit image: gray, RGB or RGBA rows, top to bottom.
+public struct Thumbnail: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    /// 1 (gray), 3 (RGB) or 4 (RGBA, not premultiplied).
+    public var channels: Int
+    public var pixels: [UInt8]
+
+    public enum Encoding: Sendable, Equatable {
+        case jpeg(quality: Int)
+        case png
+    }
+
+    /// Writes the thumbnail as a JPEG (transparency on white) or a PNG.
+    public func write(to url: URL, as encoding: Encoding) throws(ThumbnailError) {
+        var message = [CChar](repeating: 0, count: Int(TN_MESSAGE_SIZE))
+        let status: Int32
+        switch encoding {
+        case .jpeg(let quality):
+            let rgb = rgbOnWhite()
+            status = tn_jpeg_write(url.path, rgb, Int32(width), Int32(height), Int32(max(1, min(100, quality))), &message)
+        case .png:
+            let expanded = channels == 1 ? rgbOnWhite() : pixels
+            status = tn_png_write(url.path, expanded, Int32(width), Int32(height), Int32(channels == 1 ? 3 : channels), &message)
+        }
+        guard status == 0 else {
+            throw .unwritable("\(url.path): \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+        }
+    }
+
+    /// RGB, with gray expanded and any transparency laid over white.
+    func rgbOnWhite() -> [UInt8] {
+        switch channels {
+        case 3: return pixels
+        case 1: return pixels.flatMap { [$0, $0, $0] }
+        default:
+            var rgb = [UInt8](repeating: 0, count: width * height * 3)
+            for index in 0..<(width * height) {
+                let alpha = Int(pixels[index * 4 + 3])
+                for channel in 0..<3 {
+                    rgb[index * 3 + channel] = UInt8((Int(pixels[index * 4 + channel]) * alpha + 255 * (255 - alpha) + 127) / 255)
+                }
+            }
+            return rgb
+        }
+    }
+}

@@ -1,0 +1,232 @@
+import Foundation
+import Testing
+@testable import Thumbnails
+
+let fixtures = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!
+
+func fixture(_ name: String) -> URL {
+    fixtures.appendingPathComponent(name)
+}
+
+/// Peak signal-to-noise ratio of two same-size images, in dB, over RGB with transparency laid on white.
+func psnr(_ a: Thumbnail, _ b: Thumbnail) -> Double {
+    let (x, y) = (a.rgbOnWhite(), b.rgbOnWhite())
+    let squared = zip(x, y).reduce(0.0) { sum, pair in
+        let difference = Double(pair.0) - Double(pair.1)
+        return sum + difference * difference
+    }
+    let mean = squared / Double(x.count)
+    return mean == 0 ? .infinity : 10 * log10(255 * 255 / mean)
+}
+
+/// A reference made by Pillow (Tools/make-thumbnail-fixtures.py), read at its own size.
+func reference(_ name: String) throws -> Thumbnail {
+    try Thumbnailer(maxPixelSize: 10_000).thumbnail(of: fixture(name))
+}
+
+@Suite("Thumbnails against references made by Pillow")
+struct ThumbnailReferenceTests {
+    static let stills: [(String, String)] = [
+        ("jpeg-1.jpg", "reference.png"), ("jpeg-progressive.jpg", "reference.png"), ("jpeg-gray.jpg", "reference-gray.png"),
+        ("jpeg-cmyk.jpg", "reference.png"), ("scene.png", "reference.png"), ("png-interlaced.png", "reference.png"),
+        ("png-6.png", "reference.png"), ("png-alpha.png", "reference-alpha.png"), ("gif.gif", "reference.png"),
+        ("webp.webp", "reference.png"), ("webp-lossless.webp", "reference.png"), ("webp-8.webp", "reference.png"),
+        ("heic.heic", "reference.png"), ("heic-thumbnail.heic", "reference.png"),
+    ]
+
+    @Test("each format: 100 px on the longer side, upright, within 30 dB of the reference", arguments: stills)
+    func formats(_ name: String, _ referenceName: String) throws {
+        let thumbnail = try Thumbnailer(maxPixelSize: 100).thumbnail(of: fixture(name))
+        #expect((thumbnail.width, thumbnail.height) == (100, 67))
+        let decibels = psnr(thumbnail, try reference(referenceName))
+        #expect(decibels >= 30, "\(name): \(decibels) dB")
+    }
+
+    @Test("all eight EXIF orientations come out upright", arguments: ImageOrientation.allCases)
+    func orientations(_ orientation: ImageOrientation) throws {
+        let url = fixture("jpeg-\(orientation.rawValue).jpg")
+        let header = try Thumbnailer.header(of: url)
+        #expect(header.orientation == orientation)
+        #expect((header.width, header.height) == (orientation.swapsAxes ? (320, 480) : (480, 320)))
+        let thumbnail = try Thumbnailer(maxPixelSize: 100).thumbnail(of: url)
+        #expect((thumbnail.width, thumbnail.height) == (100, 67))
+        #expect(psnr(thumbnail, try reference("reference.png")) >= 30)
+        // Left as stored, every orientation but the first is far from the upright reference.
+        let stored = try Thumbnailer(maxPixelSize: 100, appliesOrientation: false).thumbnail(of: url)
+        #expect((stored.width, stored.height) == (orientation.swapsAxes ? (67, 100) : (100, 67)))
+        if orientation != .up && !orientation.swapsAxes {
+            #expect(psnr(stored, try reference("reference.png")) < 20)
+        }
+    }
+
+    @Test("no larger than the image: a maximum above its size gives it at its own size")
+    func noUpscaling() throws {
+        let thumbnail = try Thumbnailer(maxPixelSize: 4000).thumbnail(of: fixture("jpeg-6.jpg"))
+        #expect((thumbnail.width, thumbnail.height) == (480, 320))
+        let tiny = try Thumbnailer(maxPixelSize: 1).thumbnail(of: fixture("scene.png"))
+        #expect((tiny.width, tiny.height) == (1, 1))
+    }
+
+    @Test("written as JPEG and PNG, read back at the same size")
+    func encoding() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("thumbnails-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let thumbnail = try Thumbnailer(maxPixelSize: 100).thumbnail(of: fixture("png-alpha.png"))
+        for (name, encoding) in [("t.jpg", Thumbnail.Encoding.jpeg(quality: 90)), ("t.png", .png)] {
+            let url = directory.appendingPathComponent(name)
+            try thumbnail.write(to: url, as: encoding)
+            let read = try Thumbnailer(maxPixelSize: 10_000).thumbnail(of: url)
+            #expect((read.width, read.height) == (100, 67))
+            #expect(psnr(read, thumbnail) >= 30)
+        }
+        #expect(throws: ThumbnailError.self) { try thumbnail.write(to: directory.appendingPathComponent("missing/t.png"), as: .png) }
+    }
+}
+
+@Suite("Image headers")
+struct ImageHeaderTests {
+    @Test("format, stored size, orientation, frames and alpha, from the header alone")
+    func headers() throws {
+        let expected: [(String, ImageHeader)] = [
+            ("jpeg-6.jpg", ImageHeader(format: .jpeg, width: 320, height: 480, orientation: .right, frameCount: 1, hasAlpha: false)),
+            ("png-6.png", ImageHeader(format: .png, width: 320, height: 480, orientation: .right, frameCount: 1, hasAlpha: false)),
+            ("png-alpha.png", ImageHeader(format: .png, width: 480, height: 320, orientation: .up, frameCount: 1, hasAlpha: true)),
+            ("gif.gif", ImageHeader(format: .gif, width: 480, height: 320, orientation: .up, frameCount: 1, hasAlpha: false)),
+            ("webp-8.webp", ImageHeader(format: .webp, width: 320, height: 480, orientation: .left, frameCount: 1, hasAlpha: false)),
+            ("webp-lossless.webp", ImageHeader(format: .webp, width: 480, height: 320, orientation: .up, frameCount: 1, hasAlpha: false)),
+            ("heic.heic", ImageHeader(format: .heif, width: 480, height: 320, orientation: .up, frameCount: 1, hasAlpha: false)),
+        ]
+        for (name, header) in expected {
+            #expect(try Thumbnailer.header(of: fixture(name)) == header, "\(name)")
+            if header.format != .heif {
+                #expect(try Thumbnailer.header(of: Data(contentsOf: fixture(name))) == header, "\(name) in memory")
+            }
+        }
+    }
+
+    @Test("EXIF in either byte order; anything malformed is no orientation")
+    func exif() {
+        let little: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0]
+        let big: [UInt8] = [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 8, 0, 0]
+        #expect(Exif.orientation(in: little) == .right)
+        #expect(Exif.orientation(in: big) == .left)
+        #expect(Exif.orientation(in: Array(little.prefix(15))) == nil)
+        #expect(Exif.orientation(in: [0x49, 0x49, 42, 0, 0xFF, 0xFF, 0xFF, 0x7F]) == nil)
+        var nine = little
+        nine[18] = 9
+        #expect(Exif.orientation(in: nine) == nil)
+    }
+}
+
+@Suite("Hostile and broken images")
+struct HostileImageTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("thumbnails-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    func write(_ name: String, _ bytes: [UInt8]) throws -> URL {
+        let url = directory.appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return url
+    }
+
+    @Test("every fixture cut short anywhere: an error or a thumbnail of the right size, never a crash")
+    func truncated() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let names = try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted()
+        for name in names {
+            let bytes = Array(try Data(contentsOf: fixture(name)))
+            for length in [0, 1, 8, 20, 40, 100, 300, bytes.count / 4, bytes.count / 2, bytes.count - 10] where length < bytes.count {
+                let url = try write("cut-\(length)-\(name)", Array(bytes.prefix(length)))
+                do {
+                    let thumbnail = try Thumbnailer(maxPixelSize: 50).thumbnail(of: url)
+                    #expect(Swift.max(thumbnail.width, thumbnail.height) == 50 && thumbnail.pixels.count == thumbnail.width * thumbnail.height * thumbnail.channels)
+                } catch {
+                    #expect(!error.description.isEmpty)
+                }
+            }
+        }
+    }
+
+    @Test("huge declared sizes are refused before decoding; so are what the budget cannot hold")
+    func bombs() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A PNG declaring 100,000 × 100,000 pixels, and a JPEG declaring 65,000 × 65,000.
+        var png = Array(try Data(contentsOf: fixture("scene.png")))
+        png.replaceSubrange(16..<24, with: [0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0])
+        #expect(throws: ThumbnailError.tooManyPixels(width: 100_000, height: 100_000, limit: 100_000_000)) {
+            try Thumbnailer(maxPixelSize: 100).thumbnail(of: try write("bomb.png", png))
+        }
+        var jpeg = Array(try Data(contentsOf: fixture("jpeg-1.jpg")))
+        let frame = try #require((0..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
+        jpeg.replaceSubrange((frame + 5)..<(frame + 9), with: [0xFD, 0xE8, 0xFD, 0xE8])
+        #expect(throws: ThumbnailError.tooManyPixels(width: 65_000, height: 65_000, limit: 100_000_000)) {
+            try Thumbnailer(maxPixelSize: 100).thumbnail(of: try write("bomb.jpg", jpeg))
+        }
+        // A progressive JPEG holds every coefficient: 480 × 320 needs about 350 KB of them.
+        let budgetError = #expect(throws: ThumbnailError.self) {
+            try Thumbnailer(maxPixelSize: 100, memoryBudget: 100 << 10).thumbnail(of: fixture("jpeg-progressive.jpg"))
+        }
+        #expect(budgetError?.description.contains("progressive JPEG needs about") == true)
+        // HEIF without a thumbnail is decoded whole; one with a thumbnail as large as asked is not.
+        #expect(throws: ThumbnailError.self) { try Thumbnailer(maxPixelSize: 100, memoryBudget: 300 << 10).thumbnail(of: fixture("heic.heic")) }
+        let small = try Thumbnailer(maxPixelSize: 100, memoryBudget: 300 << 10).thumbnail(of: fixture("heic-thumbnail.heic"))
+        #expect((small.width, small.height) == (100, 67))
+        #expect(throws: ThumbnailError.self) {
+            try Thumbnailer(maxPixelSize: 100, memoryBudget: 300 << 10, usesEmbeddedThumbnail: false).thumbnail(of: fixture("heic-thumbnail.heic"))
+        }
+    }
+
+    @Test("not an image, an empty file, a directory, a missing file: errors that say which")
+    func notImages() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cases: [(URL, String)] = [
+            (try write("text.jpg", Array("hello, world".utf8)), "unsupported: not a JPEG, PNG, GIF, WebP or HEIF image"),
+            (try write("empty.png", []), "unsupported: not a JPEG, PNG, GIF, WebP or HEIF image"),
+            (directory, "cannot read the image: not a regular file"),
+            (directory.appendingPathComponent("missing.png"), "cannot read the image: No such file or directory"),
+            (try write("zero.gif", Array("GIF89a".utf8) + [0, 0, 0, 0, 0, 0, 0]), "corrupt image: GIF: the screen is 0 × 0 pixels"),
+        ]
+        for (url, message) in cases {
+            let error = #expect(throws: ThumbnailError.self) { try Thumbnailer(maxPixelSize: 100).thumbnail(of: url) }
+            #expect(error?.description.hasPrefix(message) == true, "\(url.lastPathComponent): \(String(describing: error))")
+        }
+    }
+}
+
+@Suite("Area averaging")
+struct ResamplerTests {
+    @Test("each output pixel is the mean of the area it covers, fractions at the edges included")
+    func means() {
+        // 3 → 2 columns: the middle pixel is split half and half.
+        var resampler = Resampler(from: 3, 1, to: 2, 1, channels: 1, orientation: .up, inOrder: true)
+        let row: [UInt8] = [0, 90, 180]
+        row.withUnsafeBufferPointer { resampler.add(row: 0, pixels: $0.baseAddress!, count: 3) }
+        #expect(resampler.image == [30, 150])
+    }
+
+    @Test("rows in any order and sparse, as Adam7 sends them, sum to what rows in order do")
+    func anyOrder() {
+        let (width, height) = (13, 11)
+        let pixels = (0..<(width * height)).map { UInt8(($0 * 37) % 256) }
+        var inOrder = Resampler(from: width, height, to: 5, 4, channels: 1, orientation: .right, inOrder: true)
+        var sparse = Resampler(from: width, height, to: 5, 4, channels: 1, orientation: .right, inOrder: false)
+        for y in 0..<height {
+            pixels.withUnsafeBufferPointer { inOrder.add(row: y, pixels: $0.baseAddress! + y * width, count: width) }
+        }
+        for y in (0..<height).reversed() {
+            for start in 0..<2 {
+                let subset = stride(from: start, to: width, by: 2).map { pixels[y * width + $0] }
+                subset.withUnsafeBufferPointer { sparse.add(row: y, pixels: $0.baseAddress!, count: subset.count, start: start, step: 2) }
+            }
+        }
+        sparse.finish()
+        // The same sums added in another order: equal but for a rounding at most.
+        #expect(zip(sparse.image, inOrder.image).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
+        #expect(sparse.image.count == inOrder.image.count)
+    }
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Makes Tests/ThumbnailsTests/Fixtures: one upright scene, stored in every format and every EXIF
+orientation, and the references the tests compare thumbnails with — made by Pillow (an independent
+implementation: exif_transpose, then a Lanczos resize), ImageMagick (interlaced PNG) and heif-enc (HEIC).
+
+Run from the repository root: Tools/make-thumbnail-fixtures.py (needs python3-pil, imagemagick, libheif-examples).
+"""
+import io, os, subprocess
+from PIL import Image, ImageDraw, ImageFilter, ImageOps
+
+OUT = "Tests/ThumbnailsTests/Fixtures"
+MAX = 100
+os.makedirs(OUT, exist_ok=True)
+
+# An asymmetric scene (a mistake in orientation moves everything), smooth enough that a Lanczos reference
+# and an area average agree well, with detail enough that a wrong scale does not.
+scene = Image.new("RGB", (480, 320))
+draw = ImageDraw.Draw(scene)
+for y in range(320):
+    for x in range(0, 480, 4):
+        draw.rectangle([x, y, x + 3, y], fill=(x * 255 // 480, y * 255 // 320, 128))
+draw.ellipse([40, 40, 200, 160], fill=(230, 40, 40))
+draw.rectangle([300, 200, 460, 300], fill=(20, 20, 200))
+draw.polygon([(400, 20), (470, 120), (330, 120)], fill=(250, 230, 30))
+scene = scene.filter(ImageFilter.GaussianBlur(2))
+scene.save(f"{OUT}/scene.png")
+
+def stored(orientation):
+    """The pixels to store so that applying `orientation` shows the scene upright."""
+    inverse = {1: None, 2: Image.FLIP_LEFT_RIGHT, 3: Image.ROTATE_180, 4: Image.FLIP_TOP_BOTTOM,
+               5: Image.TRANSPOSE, 6: Image.ROTATE_90, 7: Image.TRANSVERSE, 8: Image.ROTATE_270}[orientation]
+    return scene if inverse is None else scene.transpose(inverse)
+
+def exif(orientation):
+    data = Image.Exif()
+    data[0x0112] = orientation
+    return data.tobytes()
+
+for orientation in range(1, 9):
+    stored(orientation).save(f"{OUT}/jpeg-{orientation}.jpg", quality=95, exif=exif(orientation))
+    # Pillow's exif_transpose undoes what was stored: the check that the fixtures say what they mean.
+    upright = ImageOps.exif_transpose(Image.open(f"{OUT}/jpeg-{orientation}.jpg"))
+    assert upright.size == scene.size, orientation
+stored(6).save(f"{OUT}/png-6.png", exif=exif(6))
+stored(8).save(f"{OUT}/webp-8.webp", quality=95, exif=exif(8))
+scene.save(f"{OUT}/jpeg-progressive.jpg", quality=95, progressive=True)
+scene.convert("L").save(f"{OUT}/jpeg-gray.jpg", quality=95)
+scene.convert("CMYK").save(f"{OUT}/jpeg-cmyk.jpg", quality=95)
+scene.save(f"{OUT}/webp.webp", quality=95)
+scene.save(f"{OUT}/webp-lossless.webp", lossless=True)
+scene.quantize(256, dither=Image.Dither.NONE).save(f"{OUT}/gif.gif")
+subprocess.run(["convert", f"{OUT}/scene.png", "-interlace", "PNG", f"PNG24:{OUT}/png-interlaced.png"], check=True)
+subprocess.run(["heif-enc", "-q", "90", "-o", f"{OUT}/heic.heic", f"{OUT}/scene.png"], check=True, stdout=subprocess.DEVNULL)
+subprocess.run(["heif-enc", "-q", "90", "-t", "160", "-o", f"{OUT}/heic-thumbnail.heic", f"{OUT}/scene.png"], check=True, stdout=subprocess.DEVNULL)
+
+# Transparency: a clear background with an opaque disc; the reference is resized with premultiplied alpha
+# (Pillow's RGBa), so clear pixels' colors do not bleed.
+clear = Image.new("RGBA", (480, 320), (0, 255, 0, 0))
+ImageDraw.Draw(clear).ellipse([100, 60, 380, 260], fill=(200, 30, 90, 255))
+clear = clear.filter(ImageFilter.GaussianBlur(1))
+clear.save(f"{OUT}/png-alpha.png")
+
+def reference(image, name):
+    width, height = image.size
+    scale = MAX / max(width, height)
+    size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    if image.mode == "RGBA":
+        image.convert("RGBa").resize(size, Image.LANCZOS).convert("RGBA").save(f"{OUT}/{name}")
+    else:
+        image.resize(size, Image.LANCZOS).save(f"{OUT}/{name}")
+
+reference(scene, "reference.png")
+reference(scene.convert("L").convert("RGB"), "reference-gray.png")
+reference(clear, "reference-alpha.png")
