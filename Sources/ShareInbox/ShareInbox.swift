@@ -38,8 +38,11 @@ public struct ShareInbox: Sendable {
         }
         for directory in [tmp, new, cur] {
             try InboxError.wrap {
-                guard let status = try Syscall.linkStatus(directory) else { return try Syscall.makeDirectory(directory, mode: 0o700) }
-                guard Syscall.isDirectory(status) else {
+                // Several writers may open a new inbox at once: whoever makes a directory first, it is there.
+                do {
+                    try Syscall.makeDirectory(directory, mode: 0o700)
+                } catch let error as FileSystemError where error.errno == EEXIST {}
+                guard let status = try Syscall.linkStatus(directory), Syscall.isDirectory(status) else {
                     throw FileSystemError(.wrongKind, operation: "open the inbox at", path: directory, detail: "not a directory")
                 }
             }

@@ -43,6 +43,24 @@ struct ShareInboxTests {
         }
     }
 
+    @Test("several writers opening a new inbox at the same moment all succeed")
+    func concurrentOpening() {
+        for _ in 0..<50 {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("opensharing-inbox-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let failures = NSLock()
+            nonisolated(unsafe) var errors: [String] = []
+            DispatchQueue.concurrentPerform(iterations: 6) { _ in
+                do {
+                    _ = try ShareInbox(at: directory)
+                } catch {
+                    failures.withLock { errors.append("\(error)") }
+                }
+            }
+            #expect(errors.isEmpty)
+        }
+    }
+
     @Test("items list oldest first, even several begun in one millisecond; identifiers sort by time")
     func order() throws {
         try withInbox { inbox in
