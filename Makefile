@@ -9,7 +9,7 @@ SWIFT ?= swift
 # Debian packages the build and the tests need.
 PACKAGES := zip unzip pkg-config libssl-dev libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev libheif-dev
 # More for the benchmarks' peers.
-BENCH_PACKAGES := $(PACKAGES) gcc libglib2.0-dev shared-mime-info
+BENCH_PACKAGES := $(PACKAGES) gcc libglib2.0-dev shared-mime-info libvips-tools python3-pil libheif-examples
 
 .PHONY: deps demo test bench
 
@@ -34,5 +34,6 @@ bench:
 	Benchmarks/compare-types.sh
 	Benchmarks/compare-provider-copy.sh
 	Benchmarks/compare-receive.sh
+	Benchmarks/compare-thumbnails.sh
 	cd Benchmarks && $(SWIFT) run -c release ManifestTiming
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark

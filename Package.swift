@@ -68,10 +68,10 @@ let package = Package(
         .target(name: "ExtensionManifest", dependencies: ["SharingShim", "SharingFiles", "PropertyLists"], swiftSettings: strictSettings),
         .target(name: "ShareInbox", dependencies: ["SharingFiles"], swiftSettings: strictSettings),
         .target(name: "ShareIntake", dependencies: ["SharingShim", "ShareInbox", "SharingFiles", "Thumbnails"], swiftSettings: strictSettings),
-        // Debian's libjpeg62-turbo-dev, libpng-dev, libgif-dev, libwebp-dev and libheif-dev.
+        // Debian's libjpeg62-turbo-dev, libpng-dev, libgif-dev, libwebp-dev and libheif-dev (opened when needed).
         .target(
             name: "CThumbnailCodecs",
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("webp"), .linkedLibrary("heif")]
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("webp"), .linkedLibrary("dl")]
         ),
         .target(name: "Thumbnails", dependencies: ["CThumbnailCodecs"], swiftSettings: strictSettings),
         .executableTarget(

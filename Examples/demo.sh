@@ -11,10 +11,13 @@ show() {
 }
 
 rm -rf demo-inbox
-show receive --host photos --file Examples/files/sunset.jpg --file Examples/files/diagram.png --file Examples/files/clip.mp4 --inbox demo-inbox
+show receive --host photos --file Examples/files/sunset.jpg --file Examples/files/diagram.png --file Examples/files/clip.mp4 --previews 120 --inbox demo-inbox
 show receive --host safari --url https://www.apple.com/ --title "Apple" --inbox demo-inbox
 show receive --share Examples/shares/duplicates.json --inbox demo-inbox
 show inbox list demo-inbox --verify
+
+show thumbnail Examples/files/sunset.jpg --header
+show thumbnail Examples/files/sunset.jpg --max 160 -o demo-thumbnail.jpg
 
 show match Examples/manifests/PhotoSaver.plist Examples/manifests/LinkSaver.plist --share Examples/shares/safari.json ||
     echo "(exit status $?: one of them would not appear)"

@@ -1,13 +1,13 @@
 #!/bin/sh
 # Builds the fuzz targets with libFuzzer and AddressSanitizer and runs each for SECONDS (default 180).
-#   Fuzz/run.sh [SECONDS] [property-list|predicate …]
+#   Fuzz/run.sh [SECONDS] [property-list|predicate|image-header …]
 # Seeds come from Fuzz/seeds (committed; Fuzz/make-seeds.py writes them); what the fuzzer learns goes to
 # .build-fuzz/corpus, crashes and hangs to .build-fuzz/artifacts. Exit status 1 when a target failed.
 set -eu
 cd "$(dirname "$0")/.."
 seconds=${1:-180}
 [ $# -gt 0 ] && shift
-targets=${*:-property-list predicate}
+targets=${*:-property-list predicate image-header}
 build=.build-fuzz
 mkdir -p "$build/artifacts"
 
@@ -25,6 +25,8 @@ build_target() {  # name, sources…
 
 build_target property-list-fuzzer Sources/PropertyLists/*.swift Fuzz/PropertyListFuzzer.swift
 build_target predicate-fuzzer Sources/ExtensionManifest/Predicate/*.swift Fuzz/PredicateFuzzer.swift
+build_target image-header-fuzzer Sources/Thumbnails/ByteSource.swift Sources/Thumbnails/Exif.swift Sources/Thumbnails/ImageHeader.swift \
+    Sources/Thumbnails/ImageOrientation.swift Sources/Thumbnails/ThumbnailError.swift Fuzz/ImageHeaderFuzzer.swift
 
 # Swift's crash backtracer reads the stack in ways AddressSanitizer reports as errors of its own.
 export SWIFT_BACKTRACE=enable=no

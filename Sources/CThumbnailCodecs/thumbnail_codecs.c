@@ -1,5 +1,7 @@
 #include "thumbnail_codecs.h"
 
+#include <dlfcn.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -315,4 +317,33 @@ int tn_png_write(const char *path, const uint8_t *pixels, int width, int height,
         return -1;
     }
     return 0;
+}
+
+// MARK: HEIF
+
+static tn_heif_api tn_heif_functions;
+static int tn_heif_loaded;
+static pthread_once_t tn_heif_once = PTHREAD_ONCE_INIT;
+
+static void tn_heif_load(void) {
+    void *library = dlopen("libheif.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!library) return;
+    void **slots = (void **)&tn_heif_functions;
+    static const char *const names[] = {
+        "heif_context_alloc", "heif_context_free", "heif_context_read_from_file", "heif_context_get_primary_image_handle",
+        "heif_context_get_number_of_top_level_images", "heif_image_handle_release", "heif_image_handle_get_width",
+        "heif_image_handle_get_height", "heif_image_handle_has_alpha_channel", "heif_image_handle_get_number_of_thumbnails",
+        "heif_image_handle_get_list_of_thumbnail_IDs", "heif_image_handle_get_thumbnail", "heif_decode_image",
+        "heif_image_release", "heif_image_get_plane_readonly", "heif_image_get_width", "heif_image_get_height",
+    };
+    _Static_assert(sizeof(names) / sizeof(names[0]) == sizeof(tn_heif_api) / sizeof(void *), "one name per function");
+    for (size_t index = 0; index < sizeof(names) / sizeof(names[0]); index++) {
+        if (!(slots[index] = dlsym(library, names[index]))) return;
+    }
+    tn_heif_loaded = 1;
+}
+
+const tn_heif_api *tn_heif(void) {
+    pthread_once(&tn_heif_once, tn_heif_load);
+    return tn_heif_loaded ? &tn_heif_functions : NULL;
 }

@@ -63,4 +63,32 @@ void tn_png_close(tn_png *png);
 int tn_png_write(const char *path, const uint8_t *pixels, int width, int height, int channels,
                  char message[TN_MESSAGE_SIZE]);
 
+// MARK: HEIF (libheif, loaded when first needed)
+
+/// The libheif functions Thumbnails calls. libheif brings HEVC and AV1 codecs (libde265, x265, dav1d, aom)
+/// whose loading alone costs every process about 3 MB of memory, so it is opened only to read a HEIF file.
+typedef struct {
+    struct heif_context *(*context_alloc)(void);
+    void (*context_free)(struct heif_context *);
+    struct heif_error (*context_read_from_file)(struct heif_context *, const char *, const struct heif_reading_options *);
+    struct heif_error (*context_get_primary_image_handle)(struct heif_context *, struct heif_image_handle **);
+    int (*context_get_number_of_top_level_images)(struct heif_context *);
+    void (*image_handle_release)(const struct heif_image_handle *);
+    int (*image_handle_get_width)(const struct heif_image_handle *);
+    int (*image_handle_get_height)(const struct heif_image_handle *);
+    int (*image_handle_has_alpha_channel)(const struct heif_image_handle *);
+    int (*image_handle_get_number_of_thumbnails)(const struct heif_image_handle *);
+    int (*image_handle_get_list_of_thumbnail_IDs)(const struct heif_image_handle *, heif_item_id *, int);
+    struct heif_error (*image_handle_get_thumbnail)(const struct heif_image_handle *, heif_item_id, struct heif_image_handle **);
+    struct heif_error (*decode_image)(const struct heif_image_handle *, struct heif_image **, enum heif_colorspace,
+                                      enum heif_chroma, const struct heif_decoding_options *);
+    void (*image_release)(const struct heif_image *);
+    const uint8_t *(*image_get_plane_readonly)(const struct heif_image *, enum heif_channel, int *);
+    int (*image_get_width)(const struct heif_image *, enum heif_channel);
+    int (*image_get_height)(const struct heif_image *, enum heif_channel);
+} tn_heif_api;
+
+/// libheif's functions, or NULL when libheif.so.1 cannot be loaded.
+const tn_heif_api *tn_heif(void);
+
 #endif

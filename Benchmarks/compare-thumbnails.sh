@@ -1,0 +1,51 @@
+#!/bin/sh
+# Side by side: `sharing thumbnail` against vipsthumbnail (libvips) and Pillow (draft() + thumbnail()), the
+# same input to the same size, each run as its own process: wall time and whole-process peak memory (GNU
+# time's maximum resident set), median of RUNS (default 5). Inputs come from make-thumbnail-inputs.py.
+#   Benchmarks/compare-thumbnails.sh        (needs libvips-tools, python3-pil, libheif-examples)
+set -eu
+cd "$(dirname "$0")"
+runs=${RUNS:-5}
+data=${DATA_DIR:-/var/tmp/opensharing-bench}/thumbnails
+[ -f "$data/12mp-thumbnail.heic" ] || python3 make-thumbnail-inputs.py "$data"
+(cd .. && swift build -c release --product sharing >/dev/null 2>&1 || swift build -c release --product sharing)
+sharing=$(cd .. && pwd)/.build/release/sharing
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cat "$data"/* > /dev/null
+
+median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+# Prints "seconds KB" medians for a command, or "failed" with its message.
+measure() {
+    : > "$work/t"; : > "$work/m"
+    i=0
+    while [ $i -lt "$runs" ]; do
+        if ! /usr/bin/time -f "%e %M" -o "$work/one" "$@" > /dev/null 2> "$work/err"; then
+            echo "failed: $(tail -1 "$work/err" | cut -c1-60)"; return
+        fi
+        cut -d' ' -f1 "$work/one" >> "$work/t"; cut -d' ' -f2 "$work/one" >> "$work/m"
+        i=$((i + 1))
+    done
+    echo "$(median < "$work/t") $(median < "$work/m")"
+}
+# Pillow's fastest way: draft() lets libjpeg decode at a reduced scale, thumbnail() reduces the rest.
+cat > "$work/pillow.py" <<'PY'
+import sys
+from PIL import Image
+image = Image.open(sys.argv[1])
+image.draft("RGB", (int(sys.argv[2]),) * 2)
+image.thumbnail((int(sys.argv[2]),) * 2)
+image.convert("RGB").save(sys.argv[3], quality=85)
+PY
+
+echo "median of $runs runs; time in seconds, peak resident memory in KB; ratio = ours / vipsthumbnail"
+echo "sharing --version alone: $(measure "$sharing" --version | cut -d' ' -f2) KB"
+printf '%-24s %-6s %18s %18s %18s %12s\n' input size "sharing thumbnail" vipsthumbnail "Pillow" "time ratio"
+for case in "48mp.jpg 300" "48mp.jpg 2000" "12mp.jpg 300" "12mp.png 300" "12mp.webp 300" "12mp-thumbnail.heic 300" "12mp.heic 300"; do
+    set -- $case
+    ours=$(measure "$sharing" thumbnail "$data/$1" --max "$2" --memory-budget 120 -o "$work/ours.jpg")
+    vips=$(measure vipsthumbnail "$data/$1" -s "$2" -o "$work/vips.jpg")
+    pil=$(measure python3 "$work/pillow.py" "$data/$1" "$2" "$work/pil.jpg")
+    ratio=$(echo "$ours $vips" | awk '$1 ~ /^[0-9.]+$/ && $3 ~ /^[0-9.]+$/ && $3 > 0 { printf "%.2fx", $1 / $3 }')
+    printf '%-24s %-6s %18s %18s %18s %12s\n' "$1" "$2" "$ours" "$vips" "$pil" "${ratio:--}"
+done
