@@ -223,56 +223,49 @@ enum GIFDecoder {
 
 enum WebPDecoder {
     static func decode(_ request: DecodeRequest) throws(ThumbnailError) -> Resampler {
-        let file = try MappedFile(path: request.path)
+        let file = try FileBytes(path: request.path)
+        let chunk = 64 << 10
+        let start = try file.bytes(at: 0, count: chunk, exact: false)
         var features = WebPBitstreamFeatures()
-        guard WebPGetFeatures(file.bytes, file.count, &features) == VP8_STATUS_OK else { throw .corrupt("WebP: the bitstream's header is invalid") }
+        guard WebPGetFeatures(start, start.count, &features) == VP8_STATUS_OK else { throw .corrupt("WebP: the bitstream's header is invalid") }
         guard features.has_animation == 0 else { throw .unsupported("animated WebP") }
         let (width, height) = (Int(features.width), Int(features.height))
         let (outWidth, outHeight) = request.outputSize(width: width, height: height)
         let channels = features.has_alpha != 0 ? 4 : 3
-        // libwebp scales while it decodes; a lossless image is decoded whole first (its pixels refer back
-        // anywhere in the image), a lossy one a band of macroblocks at a time.
-        let decoder = features.format == 2 ? width * height * 4 : width * 16 * 4 * 3
+        // libwebp scales while it decodes, fed the file a chunk at a time. A lossless image is decoded whole
+        // first (its pixels refer back anywhere in the image) and keeps all its data; a lossy one decodes a
+        // band of macroblocks at a time and keeps only the data not yet consumed.
+        let lossless = features.format == 2
+        let decoder = lossless ? width * height * 4 + file.size : width * 16 * 4 * 3 + Swift.min(file.size, 1 << 20)
         let memory = Resampler.memory(sourceWidth: outWidth, width: outWidth, height: outHeight, channels: channels, inOrder: true)
-            + outWidth * outHeight * channels + decoder + file.count
-        try request.check(memory, features.format == 2 ? "decoding this lossless WebP" : "decoding this WebP")
+            + outWidth * outHeight * channels + decoder
+        try request.check(memory, lossless ? "decoding this lossless WebP" : "decoding this WebP")
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else { throw .unsupported("this libwebp's decoder interface") }
         config.options.use_scaling = outWidth < width || outHeight < height ? 1 : 0
         config.options.scaled_width = Int32(outWidth)
         config.options.scaled_height = Int32(outHeight)
         config.output.colorspace = channels == 4 ? MODE_RGBA : MODE_RGB
-        let status = WebPDecode(file.bytes, file.count, &config)
-        defer { WebPFreeDecBuffer(&config.output) }
-        guard status == VP8_STATUS_OK, let pixels = config.output.u.RGBA.rgba else { throw .corrupt("WebP: the image data cannot be decoded (status \(status.rawValue))") }
+        guard let decoding = WebPIDecode(nil, 0, &config) else { throw .corrupt("WebP: the decoder cannot start") }
+        defer {
+            WebPIDelete(decoding)
+            WebPFreeDecBuffer(&config.output)
+        }
+        var offset = 0
+        var status = VP8_STATUS_SUSPENDED
+        while status == VP8_STATUS_SUSPENDED && offset < file.size {
+            let bytes = offset == 0 ? start : try file.bytes(at: offset, count: chunk, exact: false)
+            status = WebPIAppend(decoding, bytes, bytes.count)
+            offset += bytes.count
+        }
+        guard status == VP8_STATUS_OK, let pixels = config.output.u.RGBA.rgba else {
+            throw .corrupt(status == VP8_STATUS_SUSPENDED ? "WebP: the image data ends early" : "WebP: the image data cannot be decoded (status \(status.rawValue))")
+        }
         var output = Resampler(from: outWidth, outHeight, to: outWidth, outHeight, channels: channels, orientation: request.orientation, inOrder: true)
         for y in 0..<outHeight {
             output.add(row: y, pixels: pixels + y * Int(config.output.u.RGBA.stride), count: outWidth)
         }
         return output
-    }
-}
-
-/// A file mapped read-only: its pages are read as the decoder touches them, and are the kernel's to drop.
-final class MappedFile {
-    let bytes: UnsafePointer<UInt8>
-    let count: Int
-
-    init(path: String) throws(ThumbnailError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_size > 0 else { throw .corrupt("the file is empty") }
-        count = Int(status.st_size)
-        guard let mapped = mmap(nil, count, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else {
-            throw .unreadable(String(cString: strerror(errno)))
-        }
-        bytes = UnsafePointer(mapped.assumingMemoryBound(to: UInt8.self))
-    }
-
-    deinit {
-        munmap(UnsafeMutableRawPointer(mutating: bytes), count)
     }
 }
 

@@ -45,6 +45,19 @@ public struct Thumbnailer: Sendable {
         return try HeaderReader.header(of: bytes, format: try HeaderReader.format(of: bytes))
     }
 
+    /// The thumbnail of an image in memory, as a share's data representation delivers one. The bytes are
+    /// written to a temporary file first, so that every decoder reads one way, a band at a time.
+    public func thumbnail(of data: Data) throws(ThumbnailError) -> Thumbnail {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("thumbnail-\(UUID().uuidString)")
+        do {
+            try data.write(to: file, options: .withoutOverwriting)
+        } catch {
+            throw .unwritable("cannot keep the image's bytes in a temporary file: \(error.localizedDescription)")
+        }
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try thumbnail(of: file)
+    }
+
     /// The thumbnail of the image at `url` (the first frame of an animation).
     public func thumbnail(of url: URL) throws(ThumbnailError) -> Thumbnail {
         guard maxPixelSize >= 1 else { throw .unsupported("a maximum pixel size of \(maxPixelSize)") }

@@ -59,6 +59,15 @@ struct ThumbnailReferenceTests {
         }
     }
 
+    @Test("from bytes in memory, the same thumbnail as from the file")
+    func fromData() throws {
+        for name in ["jpeg-6.jpg", "png-interlaced.png", "webp-8.webp", "heic.heic"] {
+            let thumbnailer = Thumbnailer(maxPixelSize: 100)
+            #expect(try thumbnailer.thumbnail(of: Data(contentsOf: fixture(name))) == thumbnailer.thumbnail(of: fixture(name)), "\(name)")
+        }
+        #expect(throws: ThumbnailError.self) { try Thumbnailer(maxPixelSize: 100).thumbnail(of: Data("not an image".utf8)) }
+    }
+
     @Test("no larger than the image: a maximum above its size gives it at its own size")
     func noUpscaling() throws {
         let thumbnail = try Thumbnailer(maxPixelSize: 4000).thumbnail(of: fixture("jpeg-6.jpg"))
