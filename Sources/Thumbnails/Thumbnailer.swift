@@ -42,12 +42,18 @@ public struct Thumbnailer: Sendable {
     /// The header of an image in memory.
     public static func header(of data: Data) throws(ThumbnailError) -> ImageHeader {
         let bytes = BufferBytes(buffer: Array(data.prefix(largestHeaderRead * 4)))
-        return try HeaderReader.header(of: bytes, format: try HeaderReader.format(of: bytes))
+        let format = try HeaderReader.format(of: bytes)
+        if format == .heif { return try withTemporaryFile(data) { file throws(ThumbnailError) in try header(of: file) } }
+        return try HeaderReader.header(of: bytes, format: format)
     }
 
     /// The thumbnail of an image in memory, as a share's data representation delivers one. The bytes are
     /// written to a temporary file first, so that every decoder reads one way, a band at a time.
     public func thumbnail(of data: Data) throws(ThumbnailError) -> Thumbnail {
+        try Self.withTemporaryFile(data) { file throws(ThumbnailError) in try thumbnail(of: file) }
+    }
+
+    private static func withTemporaryFile<T>(_ data: Data, _ body: (URL) throws(ThumbnailError) -> T) throws(ThumbnailError) -> T {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("thumbnail-\(UUID().uuidString)")
         do {
             try data.write(to: file, options: .withoutOverwriting)
@@ -55,7 +61,7 @@ public struct Thumbnailer: Sendable {
             throw .unwritable("cannot keep the image's bytes in a temporary file: \(error.localizedDescription)")
         }
         defer { try? FileManager.default.removeItem(at: file) }
-        return try thumbnail(of: file)
+        return try body(file)
     }
 
     /// The thumbnail of the image at `url` (the first frame of an animation).
