@@ -180,10 +180,3 @@ public struct ShareInbox: Sendable {
         return report
     }
 }
-
-extension Duration {
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}

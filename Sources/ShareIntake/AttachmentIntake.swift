@@ -364,7 +364,6 @@ struct AttachmentIntake: Sendable {
         do {
             return try previewMaker.makePreviews(of: URL(fileURLWithPath: payload), type: type, sizes: policy.previewSizes,
                                                  into: try delivery.makePreviewsDirectory(), memoryBudget: plan.previewBudget)
-                .map { InboxManifest.Preview(name: $0.name, width: $0.width, height: $0.height) }
         } catch {
             notes.append("no previews: \(error)")
             return []

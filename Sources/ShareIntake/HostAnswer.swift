@@ -1,4 +1,5 @@
 import Foundation
+import SharingFiles
 
 /// Waiting for a host app's answer to a load, which comes once, on a thread of the host's choosing — or never.
 ///
@@ -94,11 +95,6 @@ struct IntakeFailure: Error, CustomStringConvertible {
 }
 
 extension Duration {
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-
     var formattedSeconds: String {
         seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
     }

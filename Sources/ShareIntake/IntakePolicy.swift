@@ -1,4 +1,5 @@
 public import Foundation
+public import ShareInbox
 public import SharingShim
 
 /// What an intake accepts and how much it may spend doing so.
@@ -53,23 +54,10 @@ public struct IntakePolicy: Sendable {
     }
 }
 
-/// Makes previews of a received file; the `Thumbnails` module provides one.
+/// Makes previews of a received file; `ThumbnailPreviews` is the intake's default.
 public protocol PreviewMaking: Sendable {
     /// The memory making previews of a file of this type may need at most, in bytes; 0 when it makes none.
     func memoryNeeded(for type: UTType, sizes: [Int]) -> Int
     /// Writes previews of `file` into `directory`, no larger than each of `sizes` on the longer side.
-    func makePreviews(of file: URL, type: UTType, sizes: [Int], into directory: URL, memoryBudget: Int) throws -> [PreviewFile]
-}
-
-/// A preview a `PreviewMaking` wrote.
-public struct PreviewFile: Sendable, Equatable {
-    public var name: String
-    public var width: Int
-    public var height: Int
-
-    public init(name: String, width: Int, height: Int) {
-        self.name = name
-        self.width = width
-        self.height = height
-    }
+    func makePreviews(of file: URL, type: UTType, sizes: [Int], into directory: URL, memoryBudget: Int) throws -> [InboxManifest.Preview]
 }

@@ -1,4 +1,5 @@
 public import Foundation
+public import ShareInbox
 public import SharingShim
 import Thumbnails
 
@@ -13,12 +14,12 @@ public struct ThumbnailPreviews: PreviewMaking {
         return (4 << 20) + largest * largest * 4 * 2
     }
 
-    public func makePreviews(of file: URL, type: UTType, sizes: [Int], into directory: URL, memoryBudget: Int) throws -> [PreviewFile] {
+    public func makePreviews(of file: URL, type: UTType, sizes: [Int], into directory: URL, memoryBudget: Int) throws -> [InboxManifest.Preview] {
         try Set(sizes).sorted().map { size in
             let thumbnail = try Thumbnailer(maxPixelSize: size, memoryBudget: memoryBudget).thumbnail(of: file)
             let name = "preview-\(size).jpg"
             try thumbnail.write(to: directory.appendingPathComponent(name), as: .jpeg(quality: 85))
-            return PreviewFile(name: name, width: thumbnail.width, height: thumbnail.height)
+            return InboxManifest.Preview(name: name, width: thumbnail.width, height: thumbnail.height)
         }
     }
 }

@@ -310,7 +310,7 @@ final class HeldAnswer: @unchecked Sendable {
 /// A preview maker that asks for 20 MB and makes nothing.
 struct Hungry: PreviewMaking {
     func memoryNeeded(for type: UTType, sizes: [Int]) -> Int { 20 << 20 }
-    func makePreviews(of file: URL, type: UTType, sizes: [Int], into directory: URL, memoryBudget: Int) throws -> [PreviewFile] { [] }
+    func makePreviews(of file: URL, type: UTType, sizes: [Int], into directory: URL, memoryBudget: Int) throws -> [InboxManifest.Preview] { [] }
 }
 
 @Suite("Progress, cancellation and the request's end")

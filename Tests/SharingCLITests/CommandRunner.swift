@@ -1,4 +1,5 @@
 import Foundation
+import SharingFiles
 import Testing
 
 /// Runs the built `sharing` binary the way a user does, capturing what it prints and its exit status.
@@ -57,7 +58,7 @@ final class ChildProcess: @unchecked Sendable {
     /// Kills it with SIGKILL after `delay` unless it has exited, timed on a thread of its own.
     func kill(after delay: Duration) {
         Thread { [self] in
-            if exited.wait(timeout: .now() + delay.timeInterval) == .timedOut {
+            if exited.wait(timeout: .now() + delay.seconds) == .timedOut {
                 _ = Glibc.kill(process.processIdentifier, SIGKILL)
             } else {
                 exited.signal()
@@ -82,12 +83,6 @@ final class ChildProcess: @unchecked Sendable {
             }
             return process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
         }
-    }
-}
-
-extension Duration {
-    var timeInterval: TimeInterval {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }
 
