@@ -8,7 +8,6 @@ import Darwin
 /// What every decoder is asked: the file, its header, the output size, and the limits.
 struct DecodeRequest {
     let path: String
-    let header: ImageHeader
     let maxPixelSize: Int
     let orientation: ImageOrientation
     let memoryBudget: Int
@@ -26,7 +25,8 @@ struct DecodeRequest {
     }
 }
 
-private func text(_ message: [CChar]) -> String {
+/// The message a C wrapper wrote into its buffer.
+func text(_ message: [CChar]) -> String {
     String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
@@ -63,6 +63,7 @@ enum JPEGDecoder {
         let band = 16
         var rows = [UInt8](repeating: 0, count: stride * band)
         var converted = [UInt8](repeating: 0, count: Int(scaledW) * 3)
+        let inverted = info.adobe_inverted != 0
         var y = 0
         while y < Int(scaledH) {
             let read = rows.withUnsafeMutableBufferPointer { tn_jpeg_read(jpeg, $0.baseAddress, Int32(band), &message) }
@@ -74,7 +75,6 @@ enum JPEGDecoder {
                         // CMYK as Adobe writes it (inverted): each color is its ink's complement times black's.
                         for x in 0..<Int(scaledW) {
                             let pixel = row + x * 4
-                            let inverted = info.adobe_inverted != 0
                             let k = Int(inverted ? pixel[3] : 255 - pixel[3])
                             for channel in 0..<3 {
                                 let ink = Int(inverted ? pixel[channel] : 255 - pixel[channel])
@@ -328,8 +328,10 @@ enum HEIFDecoder {
         }
     }
 
-    static func decode(_ request: DecodeRequest, usingEmbedded: Bool) throws(ThumbnailError) -> Resampler {
-        let file = try Context(path: request.path)
+    /// Decodes the image `opened` holds (the context that read its header), or opens it.
+    static func decode(_ request: DecodeRequest, opened: Context?, usingEmbedded: Bool) throws(ThumbnailError) -> Resampler {
+        let file: Context
+        if let opened { file = opened } else { file = try Context(path: request.path) }
         let heif = file.heif
         let thumbnails = usingEmbedded ? file.thumbnails() : []
         defer { for thumbnail in thumbnails { heif.image_handle_release!(thumbnail.handle) } }

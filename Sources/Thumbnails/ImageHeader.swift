@@ -18,11 +18,6 @@ public struct ImageHeader: Sendable, Equatable {
     public var orientedSize: (width: Int, height: Int) {
         orientation.swapsAxes ? (height, width) : (width, height)
     }
-
-    public static func == (lhs: ImageHeader, rhs: ImageHeader) -> Bool {
-        (lhs.format, lhs.width, lhs.height, lhs.orientation, lhs.frameCount, lhs.hasAlpha)
-            == (rhs.format, rhs.width, rhs.height, rhs.orientation, rhs.frameCount, rhs.hasAlpha)
-    }
 }
 
 /// Reads headers from bytes: only what is needed, through `ByteSource`, which reads a file at offsets

@@ -33,10 +33,17 @@ public struct Thumbnailer: Sendable {
 
     /// The header of the image at `url`: format, stored size, orientation, frames. Reads only the header.
     public static func header(of url: URL) throws(ThumbnailError) -> ImageHeader {
+        try open(url).header
+    }
+
+    /// The header of the image at `url`, and for HEIF the libheif context that read it: opening a HEIF
+    /// file is the costly part of reading it, not done twice for a thumbnail.
+    private static func open(_ url: URL) throws(ThumbnailError) -> (header: ImageHeader, heif: HEIFDecoder.Context?) {
         let file = try FileBytes(path: url.path)
         let format = try HeaderReader.format(of: file)
-        if format == .heif { return try HEIFDecoder.Context(path: url.path).header }
-        return try HeaderReader.header(of: file, format: format)
+        guard format == .heif else { return (try HeaderReader.header(of: file, format: format), nil) }
+        let context = try HEIFDecoder.Context(path: url.path)
+        return (context.header, context)
     }
 
     /// The header of an image in memory.
@@ -67,11 +74,11 @@ public struct Thumbnailer: Sendable {
     /// The thumbnail of the image at `url` (the first frame of an animation).
     public func thumbnail(of url: URL) throws(ThumbnailError) -> Thumbnail {
         guard maxPixelSize >= 1 else { throw .unsupported("a maximum pixel size of \(maxPixelSize)") }
-        let header = try Self.header(of: url)
+        let (header, heif) = try Self.open(url)
         guard header.width <= pixelLimit / max(header.height, 1) else {
             throw .tooManyPixels(width: header.width, height: header.height, limit: pixelLimit)
         }
-        let request = DecodeRequest(path: url.path, header: header, maxPixelSize: maxPixelSize,
+        let request = DecodeRequest(path: url.path, maxPixelSize: maxPixelSize,
                                     orientation: appliesOrientation ? header.orientation : .up, memoryBudget: memoryBudget)
         let resampler: Resampler
         switch header.format {
@@ -79,7 +86,7 @@ public struct Thumbnailer: Sendable {
         case .png: resampler = try PNGDecoder.decode(request)
         case .gif: resampler = try GIFDecoder.decode(request)
         case .webp: resampler = try WebPDecoder.decode(request)
-        case .heif: resampler = try HEIFDecoder.decode(request, usingEmbedded: usesEmbeddedThumbnail)
+        case .heif: resampler = try HEIFDecoder.decode(request, opened: heif, usingEmbedded: usesEmbeddedThumbnail)
         }
         let upright = request.orientation.swapsAxes ? (resampler.height, resampler.width) : (resampler.width, resampler.height)
         return Thumbnail(width: upright.0, height: upright.1, channels: resampler.channels, pixels: resampler.image)
@@ -112,7 +119,7 @@ public struct Thumbnail: Sendable, Equatable {
             status = tn_png_write(url.path, expanded, Int32(width), Int32(height), Int32(channels == 1 ? 3 : channels), &message)
         }
         guard status == 0 else {
-            throw .unwritable("\(url.path): \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+            throw .unwritable("\(url.path): \(text(message))")
         }
     }
 
