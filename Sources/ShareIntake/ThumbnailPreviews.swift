@@ -15,8 +15,12 @@ public struct ThumbnailPreviews: PreviewMaking {
     }
 
     public func makePreviews(of file: URL, type: UTType, sizes: [Int], into directory: URL, memoryBudget: Int) throws -> [InboxManifest.Preview] {
-        try Set(sizes).sorted().map { size in
-            let thumbnail = try Thumbnailer(maxPixelSize: size, memoryBudget: memoryBudget).thumbnail(of: file)
+        // One decode, at the largest size; the smaller previews are made from it.
+        let sizes = Set(sizes).sorted()
+        guard let largest = sizes.last else { return [] }
+        let decoded = try Thumbnailer(maxPixelSize: largest, memoryBudget: memoryBudget).thumbnail(of: file)
+        return try sizes.map { size in
+            let thumbnail = decoded.resized(maxPixelSize: size)
             let name = "preview-\(size).jpg"
             try thumbnail.write(to: directory.appendingPathComponent(name), as: .jpeg(quality: 85))
             return InboxManifest.Preview(name: name, width: thumbnail.width, height: thumbnail.height)

@@ -14,15 +14,20 @@ struct DecodeRequest {
 
     /// The size no larger than `maxPixelSize` on the longer side, for a source of this size.
     func outputSize(width: Int, height: Int) -> (Int, Int) {
-        let longer = max(width, height)
-        guard longer > maxPixelSize else { return (width, height) }
-        let scale = Double(maxPixelSize) / Double(longer)
-        return (max(1, min(width, Int((Double(width) * scale).rounded()))), max(1, min(height, Int((Double(height) * scale).rounded()))))
+        fittedSize(width: width, height: height, maxPixelSize: maxPixelSize)
     }
 
     func check(_ needed: Int, _ why: String) throws(ThumbnailError) {
         if needed > memoryBudget { throw .overBudget(needed: needed, budget: memoryBudget, why: why) }
     }
+}
+
+/// The size no larger than `maxPixelSize` on the longer side of an image this size, and never larger than it.
+func fittedSize(width: Int, height: Int, maxPixelSize: Int) -> (Int, Int) {
+    let longer = max(width, height)
+    guard longer > maxPixelSize else { return (width, height) }
+    let scale = Double(maxPixelSize) / Double(longer)
+    return (max(1, min(width, Int((Double(width) * scale).rounded()))), max(1, min(height, Int((Double(height) * scale).rounded()))))
 }
 
 /// The message a C wrapper wrote into its buffer.

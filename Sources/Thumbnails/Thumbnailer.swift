@@ -106,6 +106,18 @@ public struct Thumbnail: Sendable, Equatable {
         case png
     }
 
+    /// This thumbnail made smaller, no larger than `maxPixelSize` on its longer side, by the same area
+    /// averaging: several previews of one image come from one decode.
+    public func resized(maxPixelSize: Int) -> Thumbnail {
+        let size = fittedSize(width: width, height: height, maxPixelSize: Swift.max(1, maxPixelSize))
+        guard size != (width, height) else { return self }
+        var resampler = Resampler(from: width, height, to: size.0, size.1, channels: channels, orientation: .up, inOrder: true)
+        pixels.withUnsafeBufferPointer { pixels in
+            for y in 0..<height { resampler.add(row: y, pixels: pixels.baseAddress! + y * width * channels, count: width) }
+        }
+        return Thumbnail(width: size.0, height: size.1, channels: channels, pixels: resampler.image)
+    }
+
     /// Writes the thumbnail as a JPEG (transparency on white) or a PNG.
     public func write(to url: URL, as encoding: Encoding) throws(ThumbnailError) {
         var message = [CChar](repeating: 0, count: Int(TN_MESSAGE_SIZE))

@@ -68,6 +68,19 @@ struct ThumbnailReferenceTests {
         #expect(throws: ThumbnailError.self) { try Thumbnailer(maxPixelSize: 100).thumbnail(of: Data("not an image".utf8)) }
     }
 
+    @Test("a thumbnail resized smaller: the size a decode at that size gives, and as close to the reference")
+    func resized() throws {
+        for name in ["jpeg-6.jpg", "png-alpha.png", "jpeg-gray.jpg"] {
+            let large = try Thumbnailer(maxPixelSize: 240).thumbnail(of: fixture(name))
+            let small = large.resized(maxPixelSize: 100)
+            let direct = try Thumbnailer(maxPixelSize: 100).thumbnail(of: fixture(name))
+            #expect((small.width, small.height, small.channels) == (direct.width, direct.height, direct.channels))
+            #expect(psnr(small, direct) >= 35, "\(name)")
+        }
+        let thumbnail = try Thumbnailer(maxPixelSize: 100).thumbnail(of: fixture("scene.png"))
+        #expect(thumbnail.resized(maxPixelSize: 500) == thumbnail)
+    }
+
     @Test("no larger than the image: a maximum above its size gives it at its own size")
     func noUpscaling() throws {
         let thumbnail = try Thumbnailer(maxPixelSize: 4000).thumbnail(of: fixture("jpeg-6.jpg"))
