@@ -71,7 +71,8 @@ let package = Package(
         // Debian's libjpeg62-turbo-dev, libpng-dev, libgif-dev, libwebp-dev and libheif-dev (opened when needed).
         .target(
             name: "CThumbnailCodecs",
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("webp"), .linkedLibrary("dl")]
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("webp"), .linkedLibrary("de265"),
+                            .linkedLibrary("dl")]
         ),
         .target(name: "Thumbnails", dependencies: ["CThumbnailCodecs"], swiftSettings: strictSettings),
         .executableTarget(

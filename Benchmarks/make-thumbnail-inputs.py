@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """Writes the thumbnail benchmark's inputs into DIR: photo-like 48 MP and 12 MP JPEGs, a 12 MP PNG and WebP,
-and a 12 MP HEIC with and without an embedded 320 px thumbnail (heif-enc). Blurred shapes plus noise, so
-the codecs work about as hard as on photographs. Deterministic (seeded)."""
+a 12 MP HEIC with and without an embedded 320 px thumbnail (heif-enc), and the same as an iPhone writes it: a
+portrait photo stored turned (irot), in 512-pixel tiles, with and without its thumbnail (Tools/heif_assemble.py).
+Blurred shapes plus noise, so the codecs work about as hard as on photographs. Deterministic (seeded)."""
 import os, random, subprocess, sys
 from PIL import Image, ImageDraw, ImageFilter
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tools"))
+import heif_assemble
 
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
@@ -25,3 +29,6 @@ twelve.save(f"{out}/12mp.png")
 twelve.save(f"{out}/12mp.webp", quality=90)
 subprocess.run(["heif-enc", "-q", "85", "-o", f"{out}/12mp.heic", f"{out}/12mp.png"], check=True, stdout=subprocess.DEVNULL)
 subprocess.run(["heif-enc", "-q", "85", "-t", "320", "-o", f"{out}/12mp-thumbnail.heic", f"{out}/12mp.png"], check=True, stdout=subprocess.DEVNULL)
+portrait = photo(3024, 4032)
+heif_assemble.write(f"{out}/12mp-grid-thumbnail.heic", portrait, orientation=6, tile=512, thumbnail=320, quality=85)
+heif_assemble.write(f"{out}/12mp-grid.heic", portrait, orientation=6, tile=512, quality=85)

@@ -1,12 +1,21 @@
-// libFuzzer entry point for the image header readers (JPEG, PNG, GIF, WebP and EXIF): any bytes must give a
-// header or an error, never a crash, a hang or a large allocation. Built by Fuzz/run.sh with the pure-Swift
-// part of Sources/Thumbnails.
+// libFuzzer entry point for the image header readers (JPEG, PNG, GIF, WebP, EXIF, and HEIF's meta box): any
+// bytes must give a header or an error, never a crash, a hang or a large allocation. Built by Fuzz/run.sh
+// with the pure-Swift part of Sources/Thumbnails.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzImageHeader(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let source = BufferBytes(buffer: Array(UnsafeBufferPointer(start: bytes, count: count)))
-    guard let format = try? HeaderReader.format(of: source), format != .heif,
-          let header = try? HeaderReader.header(of: source, format: format) else { return 0 }
-    precondition(header.width > 0 && header.height > 0 && header.frameCount >= 1, "an impossible header: \(header)")
     _ = Exif.orientation(in: Array(source.buffer.prefix(4096)))
+    guard let (header, heif) = try? HeaderReader.header(of: source) else { return 0 }
+    precondition(header.width > 0 && header.height > 0 && header.frameCount >= 1, "an impossible header: \(header)")
+    if let heif {
+        // What the decoder asks of the items after the header: their data, sizes, references.
+        for id in heif.items.keys {
+            _ = try? heif.extents(of: id)
+            _ = try? heif.size(of: id)
+            _ = heif.orientation(of: id)
+            _ = heif.hasAlpha(id)
+            _ = heif.targets(of: id, "dimg")
+        }
+    }
     return 0
 }

@@ -26,7 +26,8 @@ build_target() {  # name, sources…
 build_target property-list-fuzzer Sources/PropertyLists/*.swift Fuzz/PropertyListFuzzer.swift
 build_target predicate-fuzzer Sources/ExtensionManifest/Predicate/*.swift Fuzz/PredicateFuzzer.swift
 build_target image-header-fuzzer Sources/Thumbnails/ByteSource.swift Sources/Thumbnails/Exif.swift Sources/Thumbnails/ImageHeader.swift \
-    Sources/Thumbnails/ImageOrientation.swift Sources/Thumbnails/ThumbnailError.swift Fuzz/ImageHeaderFuzzer.swift
+    Sources/Thumbnails/HEIFFile.swift Sources/Thumbnails/ImageOrientation.swift Sources/Thumbnails/ThumbnailError.swift \
+    Fuzz/ImageHeaderFuzzer.swift
 
 # Swift's crash backtracer reads the stack in ways AddressSanitizer reports as errors of its own.
 export SWIFT_BACKTRACE=enable=no

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """Makes Tests/ThumbnailsTests/Fixtures: one upright scene, stored in every format and every EXIF
 orientation, and the references the tests compare thumbnails with — made by Pillow (an independent
-implementation: exif_transpose, then a Lanczos resize), ImageMagick (interlaced PNG) and heif-enc (HEIC).
+implementation: exif_transpose, then a Lanczos resize), ImageMagick (interlaced PNG) and heif-enc (HEIC; grids,
+rotation and mirroring assembled by Tools/heif_assemble.py, and checked by decoding them with libheif's heif-convert).
 
 Run from the repository root: Tools/make-thumbnail-fixtures.py (needs python3-pil, imagemagick, libheif-examples).
 """
-import io, os, subprocess
-from PIL import Image, ImageDraw, ImageFilter, ImageOps
+import io, math, os, subprocess, sys, tempfile
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageOps, ImageStat
+
+sys.path.insert(0, os.path.dirname(__file__))
+import heif_assemble
 
 OUT = "Tests/ThumbnailsTests/Fixtures"
 MAX = 100
@@ -53,12 +57,27 @@ subprocess.run(["convert", f"{OUT}/scene.png", "-interlace", "PNG", f"PNG24:{OUT
 subprocess.run(["heif-enc", "-q", "90", "-o", f"{OUT}/heic.heic", f"{OUT}/scene.png"], check=True, stdout=subprocess.DEVNULL)
 subprocess.run(["heif-enc", "-q", "90", "-t", "160", "-o", f"{OUT}/heic-thumbnail.heic", f"{OUT}/scene.png"], check=True, stdout=subprocess.DEVNULL)
 
+def psnr(a, b):
+    mean = sum(x * x for x in ImageStat.Stat(ImageChops.difference(a.convert("RGB"), b.convert("RGB"))).rms) / 3
+    return math.inf if mean == 0 else 10 * math.log10(255 * 255 / mean)
+
+# As phones write them: a grid of 128-pixel tiles (cropped at the right and bottom), turned by irot and imir
+# to each EXIF orientation, with a 160-pixel thumbnail. libheif must see the scene upright in each.
+for orientation in range(1, 9):
+    path = f"{OUT}/heic-grid-{orientation}.heic"
+    heif_assemble.write(path, scene, orientation, tile=128, thumbnail=160, quality=90)
+    with tempfile.TemporaryDirectory() as work:
+        subprocess.run(["heif-convert", path, f"{work}/upright.png"], check=True, stdout=subprocess.DEVNULL)
+        upright = Image.open(f"{work}/upright.png")
+        assert upright.size == scene.size and psnr(upright, scene) > 35, (orientation, upright.size)
+
 # Transparency: a clear background with an opaque disc; the reference is resized with premultiplied alpha
 # (Pillow's RGBa), so clear pixels' colors do not bleed.
 clear = Image.new("RGBA", (480, 320), (0, 255, 0, 0))
 ImageDraw.Draw(clear).ellipse([100, 60, 380, 260], fill=(200, 30, 90, 255))
 clear = clear.filter(ImageFilter.GaussianBlur(1))
 clear.save(f"{OUT}/png-alpha.png")
+subprocess.run(["heif-enc", "-q", "90", "-o", f"{OUT}/heic-alpha.heic", f"{OUT}/png-alpha.png"], check=True, stdout=subprocess.DEVNULL)
 
 def reference(image, name):
     width, height = image.size

@@ -331,10 +331,10 @@ static void tn_heif_load(void) {
     void **slots = (void **)&tn_heif_functions;
     static const char *const names[] = {
         "heif_context_alloc", "heif_context_free", "heif_context_read_from_file", "heif_context_get_primary_image_handle",
-        "heif_context_get_number_of_top_level_images", "heif_image_handle_release", "heif_image_handle_get_width",
-        "heif_image_handle_get_height", "heif_image_handle_has_alpha_channel", "heif_image_handle_get_number_of_thumbnails",
-        "heif_image_handle_get_list_of_thumbnail_IDs", "heif_image_handle_get_thumbnail", "heif_decode_image",
-        "heif_image_release", "heif_image_get_plane_readonly", "heif_image_get_width", "heif_image_get_height",
+        "heif_image_handle_release", "heif_image_handle_get_width", "heif_image_handle_get_height",
+        "heif_image_handle_has_alpha_channel", "heif_image_handle_get_thumbnail", "heif_decoding_options_alloc",
+        "heif_decoding_options_free", "heif_decode_image", "heif_image_release", "heif_image_get_plane_readonly",
+        "heif_image_get_width", "heif_image_get_height",
     };
     _Static_assert(sizeof(names) / sizeof(names[0]) == sizeof(tn_heif_api) / sizeof(void *), "one name per function");
     for (size_t index = 0; index < sizeof(names) / sizeof(names[0]); index++) {

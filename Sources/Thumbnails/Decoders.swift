@@ -51,7 +51,7 @@ enum JPEGDecoder {
         while numerator < 8 && ((width * numerator + 7) / 8 < outWidth || (height * numerator + 7) / 8 < outHeight) { numerator += 1 }
         let scaledWidth = (width * numerator + 7) / 8
         let channels = info.components == 1 ? 1 : 3
-        let resampler = Resampler.memory(sourceWidth: scaledWidth, width: outWidth, height: outHeight, channels: channels, inOrder: true)
+        let resampler = Resampler.memory(sourceWidth: scaledWidth, width: outWidth, height: outHeight, channels: channels, heldRows: Resampler.rowsHeldInOrder)
         // libjpeg's own buffers: a band of 16 rows per component for the sequential decoder; a progressive
         // file needs every coefficient of the image at once.
         let progressive = info.progressive != 0
@@ -115,7 +115,8 @@ enum PNGDecoder {
         let (outWidth, outHeight) = request.outputSize(width: width, height: height)
         let channels = info.has_alpha != 0 ? 4 : 3
         let interlaced = info.interlaced != 0
-        let memory = Resampler.memory(sourceWidth: width, width: outWidth, height: outHeight, channels: channels, inOrder: !interlaced)
+        let memory = Resampler.memory(sourceWidth: width, width: outWidth, height: outHeight, channels: channels,
+                                      heldRows: interlaced ? outHeight : Resampler.rowsHeldInOrder)
         try request.check(memory + width * channels + (64 << 10), interlaced ? "reducing this interlaced PNG" : "reducing this PNG")
         var output = Resampler(from: width, height, to: outWidth, outHeight, channels: channels, orientation: request.orientation, inOrder: !interlaced)
         var row = [UInt8](repeating: 0, count: width * channels)
@@ -149,7 +150,7 @@ enum GIFDecoder {
         defer { DGifCloseFile(gif, &status) }
         let (width, height) = (Int(gif.pointee.SWidth), Int(gif.pointee.SHeight))
         let (outWidth, outHeight) = request.outputSize(width: width, height: height)
-        try request.check(Resampler.memory(sourceWidth: width, width: outWidth, height: outHeight, channels: 4, inOrder: false) + width * 5,
+        try request.check(Resampler.memory(sourceWidth: width, width: outWidth, height: outHeight, channels: 4, heldRows: outHeight) + width * 5,
                           "reducing this GIF")
         var transparent = -1
         while true {
@@ -242,7 +243,7 @@ enum WebPDecoder {
         // band of macroblocks at a time and keeps only the data not yet consumed.
         let lossless = features.format == 2
         let decoder = lossless ? width * height * 4 + file.size : width * 16 * 4 * 3 + Swift.min(file.size, 1 << 20)
-        let memory = Resampler.memory(sourceWidth: outWidth, width: outWidth, height: outHeight, channels: channels, inOrder: true)
+        let memory = Resampler.memory(sourceWidth: outWidth, width: outWidth, height: outHeight, channels: channels, heldRows: Resampler.rowsHeldInOrder)
             + outWidth * outHeight * channels + decoder
         try request.check(memory, lossless ? "decoding this lossless WebP" : "decoding this WebP")
         var config = WebPDecoderConfig()
@@ -269,100 +270,6 @@ enum WebPDecoder {
         var output = Resampler(from: outWidth, outHeight, to: outWidth, outHeight, channels: channels, orientation: request.orientation, inOrder: true)
         for y in 0..<outHeight {
             output.add(row: y, pixels: pixels + y * Int(config.output.u.RGBA.stride), count: outWidth)
-        }
-        return output
-    }
-}
-
-// MARK: HEIF
-
-/// HEIF through libheif, which applies the container's rotation and mirroring itself.
-enum HEIFDecoder {
-    /// libheif, opened on first use.
-    static func library() throws(ThumbnailError) -> tn_heif_api {
-        guard let api = tn_heif() else { throw .unsupported("HEIF needs libheif (Debian's libheif1), which cannot be loaded") }
-        return api.pointee
-    }
-
-    final class Context {
-        let heif: tn_heif_api
-        let context: OpaquePointer
-        let primary: OpaquePointer
-
-        init(path: String) throws(ThumbnailError) {
-            let heif = try HEIFDecoder.library()
-            self.heif = heif
-            guard let context = heif.context_alloc!() else { throw .corrupt("HEIF: out of memory") }
-            self.context = context
-            let error = heif.context_read_from_file!(context, path, nil)
-            guard error.code == heif_error_Ok else {
-                heif.context_free!(context)
-                throw .corrupt("HEIF: \(String(cString: error.message))")
-            }
-            var handle: OpaquePointer?
-            let found = heif.context_get_primary_image_handle!(context, &handle)
-            guard found.code == heif_error_Ok, let handle else {
-                heif.context_free!(context)
-                throw .corrupt("HEIF: no primary image (\(String(cString: found.message)))")
-            }
-            primary = handle
-        }
-
-        deinit {
-            heif.image_handle_release!(primary)
-            heif.context_free!(context)
-        }
-
-        var header: ImageHeader {
-            ImageHeader(format: .heif, width: Int(heif.image_handle_get_width!(primary)), height: Int(heif.image_handle_get_height!(primary)),
-                        orientation: .up, frameCount: Int(heif.context_get_number_of_top_level_images!(context)),
-                        hasAlpha: heif.image_handle_has_alpha_channel!(primary) != 0)
-        }
-
-        /// The embedded thumbnails' handles and sizes.
-        func thumbnails() -> [(handle: OpaquePointer, width: Int, height: Int)] {
-            let count = Int(heif.image_handle_get_number_of_thumbnails!(primary))
-            guard count > 0 else { return [] }
-            var ids = [heif_item_id](repeating: 0, count: count)
-            let listed = Int(heif.image_handle_get_list_of_thumbnail_IDs!(primary, &ids, Int32(count)))
-            return ids.prefix(listed).compactMap { id in
-                var handle: OpaquePointer?
-                guard heif.image_handle_get_thumbnail!(primary, id, &handle).code == heif_error_Ok, let handle else { return nil }
-                return (handle, Int(heif.image_handle_get_width!(handle)), Int(heif.image_handle_get_height!(handle)))
-            }
-        }
-    }
-
-    /// Decodes the image `opened` holds (the context that read its header), or opens it.
-    static func decode(_ request: DecodeRequest, opened: Context?, usingEmbedded: Bool) throws(ThumbnailError) -> Resampler {
-        let file: Context
-        if let opened { file = opened } else { file = try Context(path: request.path) }
-        let heif = file.heif
-        let thumbnails = usingEmbedded ? file.thumbnails() : []
-        defer { for thumbnail in thumbnails { heif.image_handle_release!(thumbnail.handle) } }
-        let (width, height) = (Int(heif.image_handle_get_width!(file.primary)), Int(heif.image_handle_get_height!(file.primary)))
-        let (outWidth, outHeight) = request.outputSize(width: width, height: height)
-        // The smallest embedded thumbnail at least as large as the output, else the image itself.
-        let source = thumbnails.filter { $0.width >= outWidth && $0.height >= outHeight }.min { $0.width < $1.width }
-        let handle = source?.handle ?? file.primary
-        let (sourceWidth, sourceHeight) = source.map { ($0.width, $0.height) } ?? (width, height)
-        let (finalWidth, finalHeight) = (min(outWidth, sourceWidth), min(outHeight, sourceHeight))
-        let channels = heif.image_handle_has_alpha_channel!(handle) != 0 ? 4 : 3
-        // libheif decodes the whole image: its YCbCr planes, then the interleaved copy.
-        let decoder = sourceWidth * sourceHeight * (channels + 3)
-        try request.check(decoder + Resampler.memory(sourceWidth: sourceWidth, width: finalWidth, height: finalHeight, channels: channels, inOrder: true),
-                          source == nil ? "decoding this HEIF image, which has no embedded thumbnail as large as asked," : "decoding this HEIF thumbnail")
-        var image: OpaquePointer?
-        let decoded = heif.decode_image!(handle, &image, heif_colorspace_RGB, channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, nil)
-        guard decoded.code == heif_error_Ok, let image else { throw .corrupt("HEIF: \(String(cString: decoded.message))") }
-        defer { heif.image_release!(image) }
-        var stride: Int32 = 0
-        guard let plane = heif.image_get_plane_readonly!(image, heif_channel_interleaved, &stride) else { throw .corrupt("HEIF: no pixels") }
-        let (decodedWidth, decodedHeight) = (Int(heif.image_get_width!(image, heif_channel_interleaved)), Int(heif.image_get_height!(image, heif_channel_interleaved)))
-        var output = Resampler(from: decodedWidth, decodedHeight, to: min(finalWidth, decodedWidth), min(finalHeight, decodedHeight),
-                               channels: channels, orientation: .up, inOrder: true)
-        for y in 0..<decodedHeight {
-            output.add(row: y, pixels: plane + y * Int(stride), count: decodedWidth)
         }
         return output
     }

@@ -37,14 +37,16 @@ enum HeaderReader {
         throw ThumbnailError.unsupported("not a JPEG, PNG, GIF, WebP or HEIF image (the first bytes are no known signature)")
     }
 
-    /// The header of a JPEG, PNG, GIF or WebP (HEIF's comes from libheif).
-    static func header(of source: some ByteSource, format: ImageHeader.Format) throws(ThumbnailError) -> ImageHeader {
-        switch format {
-        case .jpeg: return try jpeg(source)
-        case .png: return try png(source)
-        case .gif: return try gif(source)
-        case .webp: return try webp(source)
-        case .heif: throw ThumbnailError.unsupported("HEIF headers are read by libheif")
+    /// The header of the image in `source`, and for HEIF what its `meta` box says, which decoding needs too.
+    static func header(of source: some ByteSource) throws(ThumbnailError) -> (header: ImageHeader, heif: HEIFFile?) {
+        switch try format(of: source) {
+        case .jpeg: return (try jpeg(source), nil)
+        case .png: return (try png(source), nil)
+        case .gif: return (try gif(source), nil)
+        case .webp: return (try webp(source), nil)
+        case .heif:
+            let file = try HEIFFile.read(source)
+            return (try file.header(), file)
         }
     }
 

@@ -24,10 +24,14 @@ struct Resampler {
         var next: Float
     }
 
-    /// The memory a resampler of these sizes holds at most, in bytes.
-    static func memory(sourceWidth: Int, width: Int, height: Int, channels: Int, inOrder: Bool) -> Int {
+    /// The output rows being summed at once when source rows come in order.
+    static let rowsHeldInOrder = 3
+
+    /// The memory a resampler of these sizes holds at most, in bytes, with `heldRows` output rows being
+    /// summed at once (`rowsHeldInOrder`, or `height` when rows come in any order).
+    static func memory(sourceWidth: Int, width: Int, height: Int, channels: Int, heldRows: Int) -> Int {
         let row = width * channels * MemoryLayout<Float>.size
-        return width * height * channels + (inOrder ? 3 : height) * row + sourceWidth * 2 * MemoryLayout<Span>.size
+        return width * height * channels + min(heldRows, height) * row + sourceWidth * 2 * MemoryLayout<Span>.size
     }
 
     init(from sourceWidth: Int, _ sourceHeight: Int, to width: Int, _ height: Int, channels: Int,
@@ -62,9 +66,7 @@ struct Resampler {
     /// Adds source row `y`: `count` pixels of `channels` bytes, the first at column `start`, then every `step`.
     mutating func add(row y: Int, pixels: UnsafePointer<UInt8>, count: Int, start: Int = 0, step: Int = 1) {
         let span = rows[y]
-        if inOrder {
-            for finished in sums.keys.sorted() where finished < span.first { emit(finished) }
-        }
+        if inOrder { finish(before: y) }
         horizontal.withUnsafeMutableBufferPointer { line in
             for index in 0..<line.count { line[index] = 0 }
             var x = start
@@ -109,6 +111,13 @@ struct Resampler {
     /// Writes every row still being summed.
     mutating func finish() {
         for row in sums.keys.sorted() { emit(row) }
+    }
+
+    /// Writes the rows that no source row from `y` on reaches: with rows in any order within bands (a grid's
+    /// rows of tiles), once a band is done.
+    mutating func finish(before y: Int) {
+        let first = rows[y].first
+        for row in sums.keys.sorted() where row < first { emit(row) }
     }
 
     private mutating func emit(_ row: Int) {

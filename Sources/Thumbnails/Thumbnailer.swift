@@ -33,25 +33,12 @@ public struct Thumbnailer: Sendable {
 
     /// The header of the image at `url`: format, stored size, orientation, frames. Reads only the header.
     public static func header(of url: URL) throws(ThumbnailError) -> ImageHeader {
-        try open(url).header
-    }
-
-    /// The header of the image at `url`, and for HEIF the libheif context that read it: opening a HEIF
-    /// file is the costly part of reading it, not done twice for a thumbnail.
-    private static func open(_ url: URL) throws(ThumbnailError) -> (header: ImageHeader, heif: HEIFDecoder.Context?) {
-        let file = try FileBytes(path: url.path)
-        let format = try HeaderReader.format(of: file)
-        guard format == .heif else { return (try HeaderReader.header(of: file, format: format), nil) }
-        let context = try HEIFDecoder.Context(path: url.path)
-        return (context.header, context)
+        try HeaderReader.header(of: FileBytes(path: url.path)).header
     }
 
     /// The header of an image in memory.
     public static func header(of data: Data) throws(ThumbnailError) -> ImageHeader {
-        let bytes = BufferBytes(buffer: Array(data.prefix(largestHeaderRead * 4)))
-        let format = try HeaderReader.format(of: bytes)
-        if format == .heif { return try withTemporaryFile(data) { file throws(ThumbnailError) in try header(of: file) } }
-        return try HeaderReader.header(of: bytes, format: format)
+        try HeaderReader.header(of: BufferBytes(buffer: Array(data.prefix(HEIFFile.largestMeta * 2)))).header
     }
 
     /// The thumbnail of an image in memory, as a share's data representation delivers one. The bytes are
@@ -74,7 +61,8 @@ public struct Thumbnailer: Sendable {
     /// The thumbnail of the image at `url` (the first frame of an animation).
     public func thumbnail(of url: URL) throws(ThumbnailError) -> Thumbnail {
         guard maxPixelSize >= 1 else { throw .unsupported("a maximum pixel size of \(maxPixelSize)") }
-        let (header, heif) = try Self.open(url)
+        let file = try FileBytes(path: url.path)
+        let (header, heif) = try HeaderReader.header(of: file)
         guard header.width <= pixelLimit / max(header.height, 1) else {
             throw .tooManyPixels(width: header.width, height: header.height, limit: pixelLimit)
         }
@@ -86,7 +74,9 @@ public struct Thumbnailer: Sendable {
         case .png: resampler = try PNGDecoder.decode(request)
         case .gif: resampler = try GIFDecoder.decode(request)
         case .webp: resampler = try WebPDecoder.decode(request)
-        case .heif: resampler = try HEIFDecoder.decode(request, opened: heif, usingEmbedded: usesEmbeddedThumbnail)
+        case .heif:
+            resampler = try HEIFDecoder.decode(request, file: heif!, source: file, appliesOrientation: appliesOrientation,
+                                               usingEmbedded: usesEmbeddedThumbnail)
         }
         let upright = request.orientation.swapsAxes ? (resampler.height, resampler.width) : (resampler.width, resampler.height)
         return Thumbnail(width: upright.0, height: upright.1, channels: resampler.channels, pixels: resampler.image)

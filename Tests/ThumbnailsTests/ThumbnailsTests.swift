@@ -31,7 +31,8 @@ struct ThumbnailReferenceTests {
         ("jpeg-cmyk.jpg", "reference.png"), ("scene.png", "reference.png"), ("png-interlaced.png", "reference.png"),
         ("png-6.png", "reference.png"), ("png-alpha.png", "reference-alpha.png"), ("gif.gif", "reference.png"),
         ("webp.webp", "reference.png"), ("webp-lossless.webp", "reference.png"), ("webp-8.webp", "reference.png"),
-        ("heic.heic", "reference.png"), ("heic-thumbnail.heic", "reference.png"),
+        ("heic.heic", "reference.png"), ("heic-thumbnail.heic", "reference.png"), ("heic-grid-1.heic", "reference.png"),
+        ("heic-alpha.heic", "reference-alpha.png"),
     ]
 
     @Test("each format: 100 px on the longer side, upright, within 30 dB of the reference", arguments: stills)
@@ -57,6 +58,29 @@ struct ThumbnailReferenceTests {
         if orientation != .up && !orientation.swapsAxes {
             #expect(psnr(stored, try reference("reference.png")) < 20)
         }
+    }
+
+    @Test("HEIF: every orientation irot and imir give, from the grid of tiles and from the embedded thumbnail",
+          arguments: ImageOrientation.allCases)
+    func heifOrientations(_ orientation: ImageOrientation) throws {
+        let url = fixture("heic-grid-\(orientation.rawValue).heic")
+        let header = try Thumbnailer.header(of: url)
+        #expect(header == ImageHeader(format: .heif, width: orientation.swapsAxes ? 320 : 480, height: orientation.swapsAxes ? 480 : 320,
+                                      orientation: orientation, frameCount: 1, hasAlpha: false))
+        for usesEmbedded in [true, false] {
+            let thumbnail = try Thumbnailer(maxPixelSize: 100, usesEmbeddedThumbnail: usesEmbedded).thumbnail(of: url)
+            #expect((thumbnail.width, thumbnail.height) == (100, 67))
+            let decibels = psnr(thumbnail, try reference("reference.png"))
+            #expect(decibels >= 30, "\(orientation), embedded \(usesEmbedded): \(decibels) dB")
+        }
+        let stored = try Thumbnailer(maxPixelSize: 100, appliesOrientation: false, usesEmbeddedThumbnail: false).thumbnail(of: url)
+        #expect((stored.width, stored.height) == (orientation.swapsAxes ? (67, 100) : (100, 67)))
+        if orientation != .up && !orientation.swapsAxes {
+            #expect(psnr(stored, try reference("reference.png")) < 20)
+        }
+        // The whole grid, tiles cropped at the right and bottom, against the scene itself.
+        let full = try Thumbnailer(maxPixelSize: 480, usesEmbeddedThumbnail: false).thumbnail(of: url)
+        #expect(psnr(full, try reference("scene.png")) >= 35)
     }
 
     @Test("from bytes in memory, the same thumbnail as from the file")
@@ -118,6 +142,8 @@ struct ImageHeaderTests {
             ("webp-8.webp", ImageHeader(format: .webp, width: 320, height: 480, orientation: .left, frameCount: 1, hasAlpha: false)),
             ("webp-lossless.webp", ImageHeader(format: .webp, width: 480, height: 320, orientation: .up, frameCount: 1, hasAlpha: false)),
             ("heic.heic", ImageHeader(format: .heif, width: 480, height: 320, orientation: .up, frameCount: 1, hasAlpha: false)),
+            ("heic-grid-6.heic", ImageHeader(format: .heif, width: 320, height: 480, orientation: .right, frameCount: 1, hasAlpha: false)),
+            ("heic-alpha.heic", ImageHeader(format: .heif, width: 480, height: 320, orientation: .up, frameCount: 1, hasAlpha: true)),
         ]
         for (name, header) in expected {
             #expect(try Thumbnailer.header(of: fixture(name)) == header, "\(name)")
@@ -198,6 +224,55 @@ struct HostileImageTests {
         #expect((small.width, small.height) == (100, 67))
         #expect(throws: ThumbnailError.self) {
             try Thumbnailer(maxPixelSize: 100, memoryBudget: 300 << 10, usesEmbeddedThumbnail: false).thumbnail(of: fixture("heic-thumbnail.heic"))
+        }
+    }
+
+    @Test("every HEIF fixture with bytes overwritten anywhere: an error or a thumbnail, never a crash")
+    func overwritten() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The grid of tiles, the embedded thumbnail, and libheif's way (alpha).
+        for (name, usesEmbedded) in [("heic-grid-6.heic", false), ("heic-thumbnail.heic", true), ("heic-alpha.heic", false)] {
+            let bytes = Array(try Data(contentsOf: fixture(name)))
+            for position in stride(from: 0, to: bytes.count, by: Swift.max(1, bytes.count / 47)) {
+                for value: UInt8 in [0x00, 0xFF] {
+                    var damaged = bytes
+                    damaged[position] = value
+                    let url = try write("damaged-\(position)-\(value)-\(name)", damaged)
+                    do {
+                        let thumbnail = try Thumbnailer(maxPixelSize: 50, usesEmbeddedThumbnail: usesEmbedded).thumbnail(of: url)
+                        #expect(thumbnail.pixels.count == thumbnail.width * thumbnail.height * thumbnail.channels)
+                    } catch {
+                        #expect(!error.description.isEmpty)
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("HEIF's declared sizes and structure are checked before decoding")
+    func heifStructure() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bytes = Array(try Data(contentsOf: fixture("heic-grid-1.heic")))
+        let ispe = try #require((0..<(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == Array("ispe".utf8) })
+        // The grid's ispe declares 100,000 × 100,000 pixels.
+        var bomb = bytes
+        bomb.replaceSubrange((ispe + 8)..<(ispe + 16), with: [0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0])
+        #expect(throws: ThumbnailError.tooManyPixels(width: 100_000, height: 100_000, limit: 100_000_000)) {
+            try Thumbnailer(maxPixelSize: 100).thumbnail(of: try write("bomb.heic", bomb))
+        }
+        // The grid's ispe disagrees with its description.
+        var mismatch = bytes
+        mismatch[ispe + 11] ^= 1
+        let error = #expect(throws: ThumbnailError.self) {
+            try Thumbnailer(maxPixelSize: 100, usesEmbeddedThumbnail: false).thumbnail(of: try write("mismatch.heic", mismatch))
+        }
+        #expect(error?.description.contains("grid 1 is 480 × 320 pixels, its ispe") == true, "\(String(describing: error))")
+        // No pict handler: not an image file.
+        var handler = bytes
+        let pict = try #require((0..<(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == Array("pict".utf8) })
+        handler.replaceSubrange(pict..<(pict + 4), with: Array("vide".utf8))
+        #expect(throws: ThumbnailError.unsupported("HEIF: a meta box for 'vide', not for pictures")) {
+            try Thumbnailer.header(of: try write("handler.heic", handler))
         }
     }
 

@@ -1,4 +1,4 @@
-// The codec libraries Thumbnails uses (Debian's libjpeg-turbo, libpng, giflib, libwebp, libheif), behind a
+// The codec libraries Thumbnails uses (Debian's libjpeg-turbo, libpng, giflib, libwebp, libde265, libheif), behind a
 // few functions that never longjmp into Swift: libjpeg and libpng report errors by longjmp, which Swift
 // cannot cross, so every call that may fail runs under a setjmp here and returns -1 with a message instead.
 #ifndef THUMBNAIL_CODECS_H
@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <gif_lib.h>
 #include <webp/decode.h>
+#include <libde265/de265.h>
 #include <libheif/heif.h>
 
 #define TN_MESSAGE_SIZE 200
@@ -65,21 +66,21 @@ int tn_png_write(const char *path, const uint8_t *pixels, int width, int height,
 
 // MARK: HEIF (libheif, loaded when first needed)
 
-/// The libheif functions Thumbnails calls. libheif brings HEVC and AV1 codecs (libde265, x265, dav1d, aom)
-/// whose loading alone costs every process about 3 MB of memory, so it is opened only to read a HEIF file.
+/// The libheif functions Thumbnails calls, for the HEIF images it does not decode itself with libde265.
+/// libheif brings HEVC and AV1 codecs (libde265, x265, dav1d, aom) whose loading alone costs every process
+/// about 3 MB of memory, so it is opened only when such an image comes.
 typedef struct {
     struct heif_context *(*context_alloc)(void);
     void (*context_free)(struct heif_context *);
     struct heif_error (*context_read_from_file)(struct heif_context *, const char *, const struct heif_reading_options *);
     struct heif_error (*context_get_primary_image_handle)(struct heif_context *, struct heif_image_handle **);
-    int (*context_get_number_of_top_level_images)(struct heif_context *);
     void (*image_handle_release)(const struct heif_image_handle *);
     int (*image_handle_get_width)(const struct heif_image_handle *);
     int (*image_handle_get_height)(const struct heif_image_handle *);
     int (*image_handle_has_alpha_channel)(const struct heif_image_handle *);
-    int (*image_handle_get_number_of_thumbnails)(const struct heif_image_handle *);
-    int (*image_handle_get_list_of_thumbnail_IDs)(const struct heif_image_handle *, heif_item_id *, int);
     struct heif_error (*image_handle_get_thumbnail)(const struct heif_image_handle *, heif_item_id, struct heif_image_handle **);
+    struct heif_decoding_options *(*decoding_options_alloc)(void);
+    void (*decoding_options_free)(struct heif_decoding_options *);
     struct heif_error (*decode_image)(const struct heif_image_handle *, struct heif_image **, enum heif_colorspace,
                                       enum heif_chroma, const struct heif_decoding_options *);
     void (*image_release)(const struct heif_image *);

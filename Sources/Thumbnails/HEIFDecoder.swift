@@ -1,0 +1,376 @@
+import CThumbnailCodecs
+
+/// HEIF: an embedded thumbnail when one is large enough, else the image. HEVC images — one coded item or a
+/// grid of tiles, as phones write them — are decoded here with libde265, a tile at a time, straight into
+/// the resampler; anything else (AV1, alpha, cropping, deeper than 8 bits) goes through libheif, which
+/// decodes the whole image at once.
+enum HEIFDecoder {
+    static func decode(_ request: DecodeRequest, file: HEIFFile, source: FileBytes, appliesOrientation: Bool,
+                       usingEmbedded: Bool) throws(ThumbnailError) -> Resampler {
+        let (width, height) = try file.size(of: file.primary)
+        let (outWidth, outHeight) = request.outputSize(width: width, height: height)
+        // The smallest embedded thumbnail at least as large as the output, else the image itself.
+        let thumbnails = usingEmbedded ? file.sources(to: file.primary, "thmb").compactMap { id in
+            (try? file.size(of: id)).map { (id: id, width: $0.width, height: $0.height) }
+        } : []
+        let chosen = thumbnails.filter { $0.width >= outWidth && $0.height >= outHeight }.min { $0.width < $1.width }
+        let item = chosen?.id ?? file.primary
+        let orientation = appliesOrientation ? file.orientation(of: item) : .up
+        let why = chosen == nil ? "decoding this HEIF image, which has no embedded thumbnail as large as asked," : "decoding this HEIF thumbnail"
+        // The output has the image's proportions, whatever a thumbnail's rounding gave it.
+        let output = (width: outWidth, height: outHeight)
+        if let image = try HEVCImage(file, item: item, source: source) {
+            return try image.decode(request, size: output, orientation: orientation, why: why)
+        }
+        return try decodeWithLibheif(request, item: item, isPrimary: chosen == nil, size: output, orientation: orientation, why: why)
+    }
+
+    // MARK: Everything else, through libheif
+
+    /// libheif, opened on first use.
+    private static func library() throws(ThumbnailError) -> tn_heif_api {
+        guard let api = tn_heif() else { throw .unsupported("this HEIF image needs libheif (Debian's libheif1), which cannot be loaded") }
+        return api.pointee
+    }
+
+    private static func decodeWithLibheif(_ request: DecodeRequest, item: UInt32, isPrimary: Bool, size output: (width: Int, height: Int),
+                                          orientation: ImageOrientation, why: String) throws(ThumbnailError) -> Resampler {
+        let heif = try library()
+        guard let context = heif.context_alloc!() else { throw .corrupt("HEIF: out of memory") }
+        defer { heif.context_free!(context) }
+        let read = heif.context_read_from_file!(context, request.path, nil)
+        guard read.code == heif_error_Ok else { throw .corrupt("HEIF: \(String(cString: read.message))") }
+        var primary: OpaquePointer?
+        let found = heif.context_get_primary_image_handle!(context, &primary)
+        guard found.code == heif_error_Ok, let primary else { throw .corrupt("HEIF: no primary image (\(String(cString: found.message)))") }
+        defer { heif.image_handle_release!(primary) }
+        var handle = primary
+        if !isPrimary {
+            var thumbnail: OpaquePointer?
+            let found = heif.image_handle_get_thumbnail!(primary, item, &thumbnail)
+            guard found.code == heif_error_Ok, let thumbnail else { throw .corrupt("HEIF: thumbnail \(item): \(String(cString: found.message))") }
+            handle = thumbnail
+        }
+        defer { if handle != primary { heif.image_handle_release!(handle) } }
+        let (width, height) = (Int(heif.image_handle_get_width!(handle)), Int(heif.image_handle_get_height!(handle)))
+        let (outWidth, outHeight) = (min(output.width, width), min(output.height, height))
+        let channels = heif.image_handle_has_alpha_channel!(handle) != 0 ? 4 : 3
+        // libheif decodes the whole image: its YCbCr planes, then the interleaved copy.
+        try request.check(width * height * (channels + 3)
+                          + Resampler.memory(sourceWidth: width, width: outWidth, height: outHeight, channels: channels, heldRows: Resampler.rowsHeldInOrder),
+                          why)
+        guard let options = heif.decoding_options_alloc!() else { throw .corrupt("HEIF: out of memory") }
+        defer { heif.decoding_options_free!(options) }
+        options.pointee.ignore_transformations = 1  // the resampler turns the image, as for every format
+        var image: OpaquePointer?
+        let decoded = heif.decode_image!(handle, &image, heif_colorspace_RGB, channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options)
+        guard decoded.code == heif_error_Ok, let image else { throw .corrupt("HEIF: \(String(cString: decoded.message))") }
+        defer { heif.image_release!(image) }
+        var stride: Int32 = 0
+        guard let plane = heif.image_get_plane_readonly!(image, heif_channel_interleaved, &stride) else { throw .corrupt("HEIF: no pixels") }
+        let (decodedWidth, decodedHeight) = (Int(heif.image_get_width!(image, heif_channel_interleaved)), Int(heif.image_get_height!(image, heif_channel_interleaved)))
+        var output = Resampler(from: decodedWidth, decodedHeight, to: min(outWidth, decodedWidth), min(outHeight, decodedHeight),
+                               channels: channels, orientation: orientation, inOrder: true)
+        for y in 0..<decodedHeight {
+            output.add(row: y, pixels: plane + y * Int(stride), count: decodedWidth)
+        }
+        return output
+    }
+}
+
+/// An HEVC-coded HEIF image Thumbnails decodes itself: one `hvc1` item, or a `grid` of them, 8-bit, with
+/// no alpha plane and no property it does not understand.
+struct HEVCImage {
+    /// The coded items, row by row.
+    let tiles: [UInt32]
+    let columns: Int
+    let tileWidth: Int, tileHeight: Int
+    /// The image's size: the grid's, which crops the tiles at the right and bottom.
+    let width: Int, height: Int
+    let file: HEIFFile
+    let source: FileBytes
+    /// The matrix and range the image's color property gives, if any (else the bitstream's are used).
+    let color: (matrix: Int, fullRange: Bool)?
+
+    /// nil when the image is not one this decoder takes.
+    init?(_ file: HEIFFile, item: UInt32, source: FileBytes) throws(ThumbnailError) {
+        self.file = file
+        self.source = source
+        let image = try file.item(item)
+        guard Self.understands(file, item), !file.hasAlpha(item) else { return nil }
+        (width, height) = try file.size(of: item)
+        color = file.properties(of: item).lazy.compactMap { property -> (Int, Bool)? in
+            if case .color(let matrix, let fullRange) = property { return (matrix, fullRange) }
+            return nil
+        }.first
+        switch image.type {
+        case "hvc1":
+            (tiles, columns, tileWidth, tileHeight) = ([item], 1, width, height)
+        case "grid":
+            let description = try Self.data(of: item, in: file, from: source, limit: 12)
+            var fields = BoxReader(description)
+            try fields.skip(1)
+            let large = try fields.uint8() & 1 != 0
+            let rows = Int(try fields.uint8()) + 1
+            columns = Int(try fields.uint8()) + 1
+            let size = (try fields.uint(size: large ? 4 : 2), try fields.uint(size: large ? 4 : 2))
+            guard size == (width, height) else { throw .corrupt("HEIF: grid \(item) is \(size.0) × \(size.1) pixels, its ispe \(width) × \(height)") }
+            tiles = file.targets(of: item, "dimg")
+            guard tiles.count == rows * columns, let first = tiles.first else {
+                throw .corrupt("HEIF: grid \(item) has \(tiles.count) tiles for \(rows) × \(columns)")
+            }
+            for tile in tiles {
+                guard try file.item(tile).type == "hvc1", Self.understands(file, tile) else { return nil }
+            }
+            (tileWidth, tileHeight) = try file.size(of: first)
+            for tile in tiles where try file.size(of: tile) != (tileWidth, tileHeight) {
+                throw .corrupt("HEIF: grid \(item)'s tiles differ in size")
+            }
+            guard tileWidth * columns >= width, tileHeight * rows >= height,
+                  tileWidth * (columns - 1) < width, tileHeight * (rows - 1) < height else {
+                throw .corrupt("HEIF: grid \(item)'s \(rows) × \(columns) tiles of \(tileWidth) × \(tileHeight) do not make \(width) × \(height)")
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// Whether every property of item `id` is one this decoder honors or may ignore, and its HEVC is 8-bit.
+    private static func understands(_ file: HEIFFile, _ id: UInt32) -> Bool {
+        guard let item = file.items[id] else { return false }
+        for association in item.properties {
+            switch file.properties[association.index] {
+            case .hevcConfiguration(_, _, _, let bitDepth) where bitDepth != 8: return false
+            // Bits per channel (pixi) repeat the HEVC configuration's; an ICC profile (colr) is not applied.
+            case .other(let type) where (association.essential && !["pixi", "colr"].contains(type)) || type == "clap": return false
+            default: continue
+            }
+        }
+        return item.type != "hvc1" || item.properties.contains { association in
+            if case .hevcConfiguration = file.properties[association.index] { return true }
+            return false
+        }
+    }
+
+    /// The bytes of a small item (a grid's description), at most `limit`.
+    private static func data(of id: UInt32, in file: HEIFFile, from source: FileBytes, limit: Int) throws(ThumbnailError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for extent in try file.extents(of: id) where bytes.count < limit {
+            bytes += try source.bytes(at: extent.offset, count: min(extent.length, limit - bytes.count))
+        }
+        return bytes
+    }
+
+    func decode(_ request: DecodeRequest, size output: (width: Int, height: Int), orientation: ImageOrientation,
+                why: String) throws(ThumbnailError) -> Resampler {
+        let (outWidth, outHeight) = (min(output.width, width), min(output.height, height))
+        // A grid's tiles arrive a row of tiles at a time, so the output rows a row of tiles reaches stay
+        // open until its last tile; one coded image arrives row by row.
+        let heldRows = columns == 1 ? Resampler.rowsHeldInOrder : tileHeight * outHeight / height + 3
+        // libde265 holds a tile's coded data twice (as received, and without emulation prevention), its
+        // picture (8-bit YCbCr) and about 2 bytes a pixel of per-block data, plus ~100 KB: measured, 3.0–3.6
+        // bytes a pixel in all for 4:2:0 from 160 × 106 to 4000 × 3000.
+        let largestTile = try tiles.map { tile throws(ThumbnailError) in try file.extents(of: tile).reduce(0) { $0 + $1.length } }.max() ?? 0
+        let pictureBytes = [1.0, 1.5, 2.0, 3.0][try chromaFormat()]
+        let decoder = 2 * largestTile + Int(Double(tileWidth * tileHeight) * (pictureBytes + 2)) + (128 << 10)
+        try request.check(decoder + Resampler.memory(sourceWidth: width, width: outWidth, height: outHeight, channels: 3, heldRows: heldRows)
+                          + tileWidth * 3, why)
+        var resampler = Resampler(from: width, height, to: outWidth, outHeight, channels: 3, orientation: orientation, inOrder: columns == 1)
+        var row = [UInt8](repeating: 0, count: tileWidth * 3)
+        for (index, tile) in tiles.enumerated() {
+            let (tileRow, tileColumn) = index.quotientAndRemainder(dividingBy: columns)
+            if tileColumn == 0 && tileRow > 0 { resampler.finish(before: tileRow * tileHeight) }
+            let (left, top) = (tileColumn * tileWidth, tileRow * tileHeight)
+            let (visibleWidth, visibleHeight) = (min(tileWidth, width - left), min(tileHeight, height - top))
+            try decodeTile(tile) { picture throws(ThumbnailError) in
+                guard picture.width >= visibleWidth, picture.height >= visibleHeight else {
+                    throw .corrupt("HEIF: item \(tile) decodes to \(picture.width) × \(picture.height) pixels, not \(tileWidth) × \(tileHeight)")
+                }
+                let converter = YCbCrConverter(matrix: color?.matrix ?? picture.matrix, fullRange: color?.fullRange ?? picture.fullRange)
+                for y in 0..<visibleHeight {
+                    row.withUnsafeMutableBufferPointer { converter.convert(picture, row: y, count: visibleWidth, into: $0.baseAddress!) }
+                    row.withUnsafeBufferPointer { resampler.add(row: top + y, pixels: $0.baseAddress!, count: visibleWidth, start: left) }
+                }
+            }
+        }
+        resampler.finish()
+        return resampler
+    }
+
+    /// The first tile's chroma format: 0 gray, 1 4:2:0, 2 4:2:2, 3 4:4:4.
+    private func chromaFormat() throws(ThumbnailError) -> Int {
+        try configuration(of: tiles[0]).chromaFormat
+    }
+
+    private func configuration(of id: UInt32) throws(ThumbnailError) -> (parameterSets: [[UInt8]], lengthSize: Int, chromaFormat: Int) {
+        for case .hevcConfiguration(let parameterSets, let lengthSize, let chromaFormat, _) in file.properties(of: id) {
+            return (parameterSets, lengthSize, chromaFormat)
+        }
+        throw .corrupt("HEIF: item \(id) has no HEVC configuration")
+    }
+
+    /// Decodes one coded item with libde265 and hands its picture to `body`.
+    private func decodeTile(_ id: UInt32, _ body: (HEVCPicture) throws(ThumbnailError) -> Void) throws(ThumbnailError) {
+        let (parameterSets, lengthSize, _) = try configuration(of: id)
+        guard let decoder = de265_new_decoder() else { throw .corrupt("HEIF: out of memory") }
+        _ = de265_start_worker_threads(decoder, 2)
+        defer { de265_free_decoder(decoder) }
+        func check(_ status: de265_error, _ doing: String) throws(ThumbnailError) {
+            guard de265_isOK(status) != 0 else {
+                throw .corrupt("HEIF: item \(id)'s HEVC data cannot be decoded (\(doing): \(String(cString: de265_get_error_text(status))))")
+            }
+        }
+        for unit in parameterSets {
+            try check(unit.withUnsafeBytes { de265_push_NAL(decoder, $0.baseAddress, Int32($0.count), 0, nil) }, "its parameter sets")
+        }
+        // The item's data is NAL units each after a big-endian length; each is streamed to libde265 behind a
+        // start code, in pieces of at most 64 KB, so that only libde265 holds a whole one.
+        var reader = ExtentReader(source: source, extents: try file.extents(of: id))
+        let startCode: [UInt8] = [0, 0, 1]
+        while reader.remaining > 0 {
+            var length = try reader.read(lengthSize).reduce(0) { $0 << 8 | Int($1) }
+            guard length <= reader.remaining else { throw .corrupt("HEIF: item \(id) has a NAL unit of \(length) bytes, more than its data") }
+            try check(startCode.withUnsafeBytes { de265_push_data(decoder, $0.baseAddress, 3, 0, nil) }, "its data")
+            while length > 0 {
+                let piece = try reader.read(min(length, largestHeaderRead))
+                try check(piece.withUnsafeBytes { de265_push_data(decoder, $0.baseAddress, Int32($0.count), 0, nil) }, "its data")
+                length -= piece.count
+            }
+            de265_push_end_of_NAL(decoder)
+        }
+        try check(de265_flush_data(decoder), "the end of its data")
+        var more: Int32 = 1
+        while more != 0 {
+            let status = de265_decode(decoder, &more)
+            if status == DE265_ERROR_WAITING_FOR_INPUT_DATA { break }
+            try check(status, "a picture")
+            if let image = de265_get_next_picture(decoder) {
+                return try body(HEVCPicture(image))
+            }
+        }
+        guard let image = de265_get_next_picture(decoder) else { throw .corrupt("HEIF: item \(id)'s HEVC data holds no picture") }
+        try body(HEVCPicture(image))
+    }
+}
+
+/// Sequential reads through an item's extents.
+private struct ExtentReader {
+    let source: FileBytes
+    var extents: ArraySlice<(offset: Int, length: Int)>
+    private(set) var remaining: Int
+
+    init(source: FileBytes, extents: [(offset: Int, length: Int)]) {
+        self.source = source
+        self.extents = extents[...]
+        remaining = extents.reduce(0) { $0 + $1.length }
+    }
+
+    /// The next `count` bytes (at most 64 KB).
+    mutating func read(_ count: Int) throws(ThumbnailError) -> [UInt8] {
+        guard count <= remaining else { throw .corrupt("HEIF: an item's data ends early") }
+        var bytes: [UInt8] = []
+        while bytes.count < count, let extent = extents.first {
+            let take = min(count - bytes.count, extent.length)
+            bytes += try source.bytes(at: extent.offset, count: take)
+            extents[extents.startIndex] = (extent.offset + take, extent.length - take)
+            if extent.length == take { extents.removeFirst() }
+        }
+        remaining -= count
+        return bytes
+    }
+}
+
+/// A picture libde265 decoded: 8-bit planes, chroma subsampled or not, and what its bitstream says of color.
+struct HEVCPicture {
+    let width: Int, height: Int
+    let planes: [(pointer: UnsafePointer<UInt8>, stride: Int)]
+    /// How many pixels of luma each chroma sample spans across and down (1 or 2); 0 for gray.
+    let chromaStep: (x: Int, y: Int)
+    let matrix: Int
+    let fullRange: Bool
+
+    fileprivate init(_ image: OpaquePointer) throws(ThumbnailError) {
+        width = Int(de265_get_image_width(image, 0))
+        height = Int(de265_get_image_height(image, 0))
+        let format = de265_get_chroma_format(image)
+        guard de265_get_bits_per_pixel(image, 0) == 8 else { throw .corrupt("HEIF: an HEVC picture deeper than its configuration says") }
+        switch format {
+        case de265_chroma_mono: chromaStep = (0, 0)
+        case de265_chroma_420: chromaStep = (2, 2)
+        case de265_chroma_422: chromaStep = (2, 1)
+        default: chromaStep = (1, 1)
+        }
+        var planes: [(UnsafePointer<UInt8>, Int)] = []
+        for channel in 0..<(chromaStep.x == 0 ? 1 : 3) {
+            var stride: Int32 = 0
+            guard let plane = de265_get_image_plane(image, Int32(channel), &stride) else { throw .corrupt("HEIF: an HEVC picture without pixels") }
+            planes.append((plane, Int(stride)))
+        }
+        self.planes = planes
+        matrix = Int(de265_get_image_matrix_coefficients(image))
+        fullRange = de265_get_image_full_range_flag(image) != 0
+    }
+}
+
+/// YCbCr to RGB by H.273's matrices, through tables of each term in 16.16 fixed point.
+struct YCbCrConverter {
+    private var luma = [Int32](repeating: 0, count: 256)
+    private var redFromCr = [Int32](repeating: 0, count: 256), greenFromCr = [Int32](repeating: 0, count: 256)
+    private var blueFromCb = [Int32](repeating: 0, count: 256), greenFromCb = [Int32](repeating: 0, count: 256)
+    private let identity: Bool
+
+    init(matrix: Int, fullRange: Bool) {
+        // Kr and Kb (H.273, table 4); unspecified and unknown matrices are taken as BT.601, as libheif does.
+        let (kr, kb): (Double, Double)
+        switch matrix {
+        case 1: (kr, kb) = (0.2126, 0.0722)
+        case 4: (kr, kb) = (0.30, 0.11)
+        case 7: (kr, kb) = (0.212, 0.087)
+        case 9, 10: (kr, kb) = (0.2627, 0.0593)
+        default: (kr, kb) = (0.299, 0.114)
+        }
+        identity = matrix == 0
+        let kg = 1 - kr - kb
+        for value in 0..<256 {
+            let y = fullRange ? Double(value) : (Double(value) - 16) * 255 / 219
+            let c = fullRange ? Double(value) - 128 : (Double(value) - 128) * 255 / 224
+            luma[value] = Int32((y * 65536).rounded())
+            redFromCr[value] = Int32(((2 - 2 * kr) * c * 65536).rounded())
+            blueFromCb[value] = Int32(((2 - 2 * kb) * c * 65536).rounded())
+            greenFromCr[value] = Int32((-kr * (2 - 2 * kr) / kg * c * 65536).rounded())
+            greenFromCb[value] = Int32((-kb * (2 - 2 * kb) / kg * c * 65536).rounded())
+        }
+    }
+
+    /// Converts `count` pixels of row `y` into `rgb`.
+    func convert(_ picture: HEVCPicture, row y: Int, count: Int, into rgb: UnsafeMutablePointer<UInt8>) {
+        let lumaRow = picture.planes[0].pointer + y * picture.planes[0].stride
+        guard picture.chromaStep.x > 0 else {
+            for x in 0..<count {
+                let value = Self.byte(luma[Int(lumaRow[x])])
+                (rgb[x * 3], rgb[x * 3 + 1], rgb[x * 3 + 2]) = (value, value, value)
+            }
+            return
+        }
+        let chromaY = y / picture.chromaStep.y
+        let cbRow = picture.planes[1].pointer + chromaY * picture.planes[1].stride
+        let crRow = picture.planes[2].pointer + chromaY * picture.planes[2].stride
+        let step = picture.chromaStep.x
+        for x in 0..<count {
+            let (yValue, cb, cr) = (Int(lumaRow[x]), Int(cbRow[x / step]), Int(crRow[x / step]))
+            if identity {
+                // GBR: Y carries green, Cb blue, Cr red.
+                (rgb[x * 3], rgb[x * 3 + 1], rgb[x * 3 + 2]) = (UInt8(cr), UInt8(yValue), UInt8(cb))
+                continue
+            }
+            let base = luma[yValue]
+            rgb[x * 3] = Self.byte(base + redFromCr[cr])
+            rgb[x * 3 + 1] = Self.byte(base + greenFromCb[cb] + greenFromCr[cr])
+            rgb[x * 3 + 2] = Self.byte(base + blueFromCb[cb])
+        }
+    }
+
+    private static func byte(_ fixed: Int32) -> UInt8 {
+        UInt8(clamping: (fixed + 32768) >> 16)
+    }
+}
