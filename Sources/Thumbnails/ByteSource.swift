@@ -45,7 +45,7 @@ struct BufferBytes: ByteSource {
 }
 
 /// A file read with `pread`, a few bytes at a time: headers are small and scattered.
-final class FileBytes: ByteSource {
+final class FileBytes: ByteSource, Sendable {
     let descriptor: Int32
     let size: Int
 

@@ -1,4 +1,6 @@
 import CThumbnailCodecs
+import Dispatch
+import Foundation
 
 /// HEIF: an embedded thumbnail when one is large enough, else the image. HEVC images — one coded item or a
 /// grid of tiles, as phones write them — are decoded here with libde265, a tile at a time, straight into
@@ -80,7 +82,7 @@ enum HEIFDecoder {
 
 /// An HEVC-coded HEIF image Thumbnails decodes itself: one `hvc1` item, or a `grid` of them, 8-bit, with
 /// no alpha plane and no property it does not understand.
-struct HEVCImage {
+struct HEVCImage: Sendable {
     /// The coded items, row by row.
     let tiles: [UInt32]
     let columns: Int
@@ -164,37 +166,46 @@ struct HEVCImage {
     func decode(_ request: DecodeRequest, size output: (width: Int, height: Int), orientation: ImageOrientation,
                 why: String) throws(ThumbnailError) -> Resampler {
         let (outWidth, outHeight) = (min(output.width, width), min(output.height, height))
-        // A grid's tiles arrive a row of tiles at a time, so the output rows a row of tiles reaches stay
-        // open until its last tile; one coded image arrives row by row.
-        let heldRows = columns == 1 ? Resampler.rowsHeldInOrder : tileHeight * outHeight / height + 3
+        // Two tiles are decoded at once, on two threads (libde265 decodes a tile's rows of blocks in parallel
+        // only as far as its encoder allowed); one coded image is decoded by libde265's own two threads.
+        let workers = tiles.count > 1 ? 2 : 1
+        // A grid's rows come a row of tiles at a time, and the next row may begin before one ends: the output
+        // rows two rows of tiles reach stay open. One coded image arrives row by row.
+        let heldRows = columns == 1 ? Resampler.rowsHeldInOrder : 2 * tileHeight * outHeight / height + 3
         // libde265 holds a tile's coded data twice (as received, and without emulation prevention), its
         // picture (8-bit YCbCr) and about 2 bytes a pixel of per-block data, plus ~100 KB: measured, 3.0–3.6
         // bytes a pixel in all for 4:2:0 from 160 × 106 to 4000 × 3000.
         let largestTile = try tiles.map { tile throws(ThumbnailError) in try file.extents(of: tile).reduce(0) { $0 + $1.length } }.max() ?? 0
         let pictureBytes = [1.0, 1.5, 2.0, 3.0][try chromaFormat()]
-        let decoder = 2 * largestTile + Int(Double(tileWidth * tileHeight) * (pictureBytes + 2)) + (128 << 10)
-        try request.check(decoder + Resampler.memory(sourceWidth: width, width: outWidth, height: outHeight, channels: 3, heldRows: heldRows)
-                          + tileWidth * 3, why)
-        var resampler = Resampler(from: width, height, to: outWidth, outHeight, channels: 3, orientation: orientation, inOrder: columns == 1)
-        var row = [UInt8](repeating: 0, count: tileWidth * 3)
-        for (index, tile) in tiles.enumerated() {
-            let (tileRow, tileColumn) = index.quotientAndRemainder(dividingBy: columns)
-            if tileColumn == 0 && tileRow > 0 { resampler.finish(before: tileRow * tileHeight) }
-            let (left, top) = (tileColumn * tileWidth, tileRow * tileHeight)
-            let (visibleWidth, visibleHeight) = (min(tileWidth, width - left), min(tileHeight, height - top))
-            try decodeTile(tile) { picture throws(ThumbnailError) in
-                guard picture.width >= visibleWidth, picture.height >= visibleHeight else {
-                    throw .corrupt("HEIF: item \(tile) decodes to \(picture.width) × \(picture.height) pixels, not \(tileWidth) × \(tileHeight)")
-                }
-                let converter = YCbCrConverter(matrix: color?.matrix ?? picture.matrix, fullRange: color?.fullRange ?? picture.fullRange)
-                for y in 0..<visibleHeight {
-                    row.withUnsafeMutableBufferPointer { converter.convert(picture, row: y, count: visibleWidth, into: $0.baseAddress!) }
-                    row.withUnsafeBufferPointer { resampler.add(row: top + y, pixels: $0.baseAddress!, count: visibleWidth, start: left) }
+        let decoder = 2 * largestTile + Int(Double(tileWidth * tileHeight) * (pictureBytes + 2)) + (128 << 10) + tileWidth * 3
+        try request.check(workers * decoder + Resampler.memory(sourceWidth: width, width: outWidth, height: outHeight, channels: 3, heldRows: heldRows), why)
+        let feed = TileFeed(Resampler(from: width, height, to: outWidth, outHeight, channels: 3, orientation: orientation, inOrder: columns == 1),
+                            tiles: tiles.count, columns: columns, tileHeight: tileHeight)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            var row = [UInt8](repeating: 0, count: tileWidth * 3)
+            while let index = feed.next() {
+                let tile = tiles[index]
+                let (tileRow, tileColumn) = index.quotientAndRemainder(dividingBy: columns)
+                let (left, top) = (tileColumn * tileWidth, tileRow * tileHeight)
+                let (visibleWidth, visibleHeight) = (min(tileWidth, width - left), min(tileHeight, height - top))
+                do throws(ThumbnailError) {
+                    try decodeTile(tile, threads: workers == 1 ? 2 : 0) { picture throws(ThumbnailError) in
+                        guard picture.width >= visibleWidth, picture.height >= visibleHeight else {
+                            throw .corrupt("HEIF: item \(tile) decodes to \(picture.width) × \(picture.height) pixels, not \(tileWidth) × \(tileHeight)")
+                        }
+                        let converter = YCbCrConverter(matrix: color?.matrix ?? picture.matrix, fullRange: color?.fullRange ?? picture.fullRange)
+                        for y in 0..<visibleHeight {
+                            row.withUnsafeMutableBufferPointer { converter.convert(picture, row: y, count: visibleWidth, into: $0.baseAddress!) }
+                            feed.add(row: top + y, pixels: row, count: visibleWidth, start: left)
+                        }
+                    }
+                    feed.finished(index)
+                } catch {
+                    feed.fail(error)
                 }
             }
         }
-        resampler.finish()
-        return resampler
+        return try feed.result()
     }
 
     /// The first tile's chroma format: 0 gray, 1 4:2:0, 2 4:2:2, 3 4:4:4.
@@ -209,11 +220,12 @@ struct HEVCImage {
         throw .corrupt("HEIF: item \(id) has no HEVC configuration")
     }
 
-    /// Decodes one coded item with libde265 and hands its picture to `body`.
-    private func decodeTile(_ id: UInt32, _ body: (HEVCPicture) throws(ThumbnailError) -> Void) throws(ThumbnailError) {
+    /// Decodes one coded item with libde265, with `threads` threads of its own (0: on this one), and hands
+    /// its picture to `body`.
+    private func decodeTile(_ id: UInt32, threads: Int, _ body: (HEVCPicture) throws(ThumbnailError) -> Void) throws(ThumbnailError) {
         let (parameterSets, lengthSize, _) = try configuration(of: id)
         guard let decoder = de265_new_decoder() else { throw .corrupt("HEIF: out of memory") }
-        _ = de265_start_worker_threads(decoder, 2)
+        if threads > 0 { _ = de265_start_worker_threads(decoder, Int32(threads)) }
         defer { de265_free_decoder(decoder) }
         func check(_ status: de265_error, _ doing: String) throws(ThumbnailError) {
             guard de265_isOK(status) != 0 else {
@@ -250,6 +262,66 @@ struct HEVCImage {
         }
         guard let image = de265_get_next_picture(decoder) else { throw .corrupt("HEIF: item \(id)'s HEVC data holds no picture") }
         try body(HEVCPicture(image))
+    }
+}
+
+/// The resampler a grid's tiles are fed to from two threads, and which tile comes next. Rows of a row of
+/// tiles are written once every tile of it and of the rows above is in.
+private final class TileFeed: @unchecked Sendable {
+    private let lock = NSLock()
+    private var resampler: Resampler
+    private let tiles: Int, columns: Int, tileHeight: Int
+    private var nextTile = 0
+    private var done: [Bool]
+    private var rowsOfTilesDone = 0
+    private var error: ThumbnailError?
+
+    init(_ resampler: Resampler, tiles: Int, columns: Int, tileHeight: Int) {
+        self.resampler = resampler
+        (self.tiles, self.columns, self.tileHeight) = (tiles, columns, tileHeight)
+        done = [Bool](repeating: false, count: tiles)
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
+    /// The next tile to decode; nil when none is left or one failed.
+    func next() -> Int? {
+        locked {
+            guard error == nil, nextTile < tiles else { return nil }
+            defer { nextTile += 1 }
+            return nextTile
+        }
+    }
+
+    func add(row y: Int, pixels: [UInt8], count: Int, start: Int) {
+        locked { pixels.withUnsafeBufferPointer { resampler.add(row: y, pixels: $0.baseAddress!, count: count, start: start) } }
+    }
+
+    func finished(_ index: Int) {
+        locked {
+            done[index] = true
+            while (rowsOfTilesDone + 1) * columns <= tiles && done[(rowsOfTilesDone * columns)..<((rowsOfTilesDone + 1) * columns)].allSatisfy({ $0 }) {
+                rowsOfTilesDone += 1
+                let y = rowsOfTilesDone * tileHeight
+                if y < resampler.sourceHeight { resampler.finish(before: y) }
+            }
+        }
+    }
+
+    func fail(_ error: ThumbnailError) {
+        locked { if self.error == nil { self.error = error } }
+    }
+
+    func result() throws(ThumbnailError) -> Resampler {
+        lock.lock()
+        defer { lock.unlock() }
+        if let error { throw error }
+        resampler.finish()
+        return resampler
     }
 }
 

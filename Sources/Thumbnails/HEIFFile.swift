@@ -1,8 +1,8 @@
 /// What a HEIF file's `meta` box says (ISO/IEC 23008-12 over the ISO base media file format, 14496-12):
 /// its items — coded images, grids of them, thumbnails, auxiliary images — their properties and where
 /// their data lies. Reading it touches only the `meta` box, never the coded data in `mdat`.
-struct HEIFFile {
-    struct Item {
+struct HEIFFile: Sendable {
+    struct Item: Sendable {
         var type: String
         /// Not meant to be shown by itself (a grid's tiles).
         var hidden: Bool
@@ -10,7 +10,7 @@ struct HEIFFile {
         var properties: [(index: Int, essential: Bool)]
     }
 
-    enum Property: Equatable {
+    enum Property: Equatable, Sendable {
         /// The HEVC decoder configuration: the parameter-set NAL units, and the size of each NAL unit's
         /// length prefix in the item's data.
         case hevcConfiguration(parameterSets: [[UInt8]], lengthSize: Int, chromaFormat: Int, bitDepth: Int)
@@ -30,12 +30,12 @@ struct HEIFFile {
     }
 
     /// Where an item's data lies: extents in the file, or in the `idat` box.
-    struct Location {
+    struct Location: Sendable {
         var inIdat: Bool
         var extents: [(offset: Int, length: Int)]
     }
 
-    struct Reference {
+    struct Reference: Sendable {
         var type: String
         var from: UInt32
         var to: [UInt32]
