@@ -6,7 +6,7 @@ rotation and mirroring assembled by Tools/heif_assemble.py, and checked by decod
 
 Run from the repository root: Tools/make-thumbnail-fixtures.py (needs python3-pil, imagemagick, libheif-examples).
 """
-import io, math, os, subprocess, sys, tempfile
+import io, math, os, struct, subprocess, sys, tempfile
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageOps, ImageStat
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -53,6 +53,27 @@ scene.convert("CMYK").save(f"{OUT}/jpeg-cmyk.jpg", quality=95)
 scene.save(f"{OUT}/webp.webp", quality=95)
 scene.save(f"{OUT}/webp-lossless.webp", lossless=True)
 scene.quantize(256, dither=Image.Dither.NONE).save(f"{OUT}/gif.gif")
+# An animation: its first frame is the scene, its second the scene mirrored.
+scene.save(f"{OUT}/webp-animated.webp", save_all=True, append_images=[scene.transpose(Image.FLIP_LEFT_RIGHT)],
+           duration=100, quality=95)
+
+def riff_chunk(kind, payload):
+    return kind + struct.pack("<I", len(payload)) + payload + b"\0" * (len(payload) & 1)
+
+# An animation whose first frame covers only part of the canvas (Pillow's encoder always covers it all):
+# a 240 × 160 piece of the scene at (120, 80), lossless, the rest clear.
+piece = scene.crop((120, 80, 360, 240))
+with io.BytesIO() as still:
+    piece.save(still, "WEBP", lossless=True)
+    vp8l = still.getvalue()[12:]
+frame = struct.pack("<I", 60 | 40 << 24)[:3] + struct.pack("<I", 40)[:3] + struct.pack("<I", 239)[:3] \
+    + struct.pack("<I", 159)[:3] + struct.pack("<I", 100)[:3] + b"\0" + vp8l
+vp8x = struct.pack("<B3x", 0x02 | 0x10) + struct.pack("<I", 479)[:3] + struct.pack("<I", 319)[:3]
+body = b"WEBP" + riff_chunk(b"VP8X", vp8x) + riff_chunk(b"ANIM", struct.pack("<IH", 0, 0)) + riff_chunk(b"ANMF", frame)
+open(f"{OUT}/webp-animated-offset.webp", "wb").write(b"RIFF" + struct.pack("<I", len(body)) + body)
+offset_canvas = Image.new("RGBA", scene.size, (0, 0, 0, 0))
+offset_canvas.paste(piece, (120, 80))
+assert Image.open(f"{OUT}/webp-animated-offset.webp").convert("RGBA").tobytes() == offset_canvas.tobytes()
 subprocess.run(["convert", f"{OUT}/scene.png", "-interlace", "PNG", f"PNG24:{OUT}/png-interlaced.png"], check=True)
 subprocess.run(["heif-enc", "-q", "90", "-o", f"{OUT}/heic.heic", f"{OUT}/scene.png"], check=True, stdout=subprocess.DEVNULL)
 subprocess.run(["heif-enc", "-q", "90", "-t", "160", "-o", f"{OUT}/heic-thumbnail.heic", f"{OUT}/scene.png"], check=True, stdout=subprocess.DEVNULL)
@@ -91,3 +112,4 @@ def reference(image, name):
 reference(scene, "reference.png")
 reference(scene.convert("L").convert("RGB"), "reference-gray.png")
 reference(clear, "reference-alpha.png")
+reference(offset_canvas, "reference-animated-offset.png")

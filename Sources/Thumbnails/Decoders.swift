@@ -228,30 +228,52 @@ enum GIFDecoder {
 // MARK: WebP
 
 enum WebPDecoder {
+    private static let chunk = 64 << 10
+
     static func decode(_ request: DecodeRequest) throws(ThumbnailError) -> Resampler {
         let file = try FileBytes(path: request.path)
-        let chunk = 64 << 10
         let start = try file.bytes(at: 0, count: chunk, exact: false)
         var features = WebPBitstreamFeatures()
         guard WebPGetFeatures(start, start.count, &features) == VP8_STATUS_OK else { throw .corrupt("WebP: the bitstream's header is invalid") }
-        guard features.has_animation == 0 else { throw .unsupported("animated WebP") }
         let (width, height) = (Int(features.width), Int(features.height))
         let (outWidth, outHeight) = request.outputSize(width: width, height: height)
+        guard features.has_animation == 0 else {
+            return try firstFrame(of: file, canvas: (width, height), output: (outWidth, outHeight), request)
+        }
         let channels = features.has_alpha != 0 ? 4 : 3
-        // libwebp scales while it decodes, fed the file a chunk at a time. A lossless image is decoded whole
-        // first (its pixels refer back anywhere in the image) and keeps all its data; a lossy one decodes a
-        // band of macroblocks at a time and keeps only the data not yet consumed.
-        let lossless = features.format == 2
-        let decoder = lossless ? width * height * 4 + file.size : width * 16 * 4 * 3 + Swift.min(file.size, 1 << 20)
-        let memory = Resampler.memory(sourceWidth: outWidth, width: outWidth, height: outHeight, channels: channels, heldRows: Resampler.rowsHeldInOrder)
-            + outWidth * outHeight * channels + decoder
-        try request.check(memory, lossless ? "decoding this lossless WebP" : "decoding this WebP")
+        try request.check(memory(features, dataSize: file.size, output: (outWidth, outHeight), channels: channels),
+                          features.format == 2 ? "decoding this lossless WebP" : "decoding this WebP")
+        return try decodeScaled(size: file.size, to: (outWidth, outHeight), features: features, alpha: channels == 4) { offset throws(ThumbnailError) in
+            offset == 0 ? start : try file.bytes(at: offset, count: chunk, exact: false)
+        } body: { pixels, stride throws(ThumbnailError) in
+            var output = Resampler(from: outWidth, outHeight, to: outWidth, outHeight, channels: channels, orientation: request.orientation, inOrder: true)
+            for y in 0..<outHeight { output.add(row: y, pixels: pixels + y * stride, count: outWidth) }
+            return output
+        }
+    }
+
+    /// What decoding a bitstream of these features needs. libwebp scales while it decodes, fed the data a
+    /// chunk at a time. A lossless image is decoded whole first (its pixels refer back anywhere in the
+    /// image) and keeps all its data; a lossy one decodes a band of macroblocks at a time and keeps only the
+    /// data not yet consumed.
+    private static func memory(_ features: WebPBitstreamFeatures, dataSize: Int, output: (Int, Int), channels: Int) -> Int {
+        let (width, height) = (Int(features.width), Int(features.height))
+        let decoder = features.format == 2 ? width * height * 4 + dataSize : width * 16 * 4 * 3 + Swift.min(dataSize, 1 << 20)
+        return Resampler.memory(sourceWidth: output.0, width: output.0, height: output.1, channels: channels, heldRows: Resampler.rowsHeldInOrder)
+            + output.0 * output.1 * channels + decoder
+    }
+
+    /// Decodes a bitstream of `size` bytes, which `read` gives 64 KB at a time from an offset, scaled to
+    /// `scaled`, and hands `body` the rows and their stride in bytes.
+    private static func decodeScaled<T>(size: Int, to scaled: (Int, Int), features: WebPBitstreamFeatures, alpha: Bool,
+                                        read: (Int) throws(ThumbnailError) -> [UInt8],
+                                        body: (UnsafeMutablePointer<UInt8>, Int) throws(ThumbnailError) -> T) throws(ThumbnailError) -> T {
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else { throw .unsupported("this libwebp's decoder interface") }
-        config.options.use_scaling = outWidth < width || outHeight < height ? 1 : 0
-        config.options.scaled_width = Int32(outWidth)
-        config.options.scaled_height = Int32(outHeight)
-        config.output.colorspace = channels == 4 ? MODE_RGBA : MODE_RGB
+        config.options.use_scaling = scaled.0 < Int(features.width) || scaled.1 < Int(features.height) ? 1 : 0
+        config.options.scaled_width = Int32(scaled.0)
+        config.options.scaled_height = Int32(scaled.1)
+        config.output.colorspace = alpha ? MODE_RGBA : MODE_RGB
         guard let decoding = WebPIDecode(nil, 0, &config) else { throw .corrupt("WebP: the decoder cannot start") }
         defer {
             WebPIDelete(decoding)
@@ -259,18 +281,83 @@ enum WebPDecoder {
         }
         var offset = 0
         var status = VP8_STATUS_SUSPENDED
-        while status == VP8_STATUS_SUSPENDED && offset < file.size {
-            let bytes = offset == 0 ? start : try file.bytes(at: offset, count: chunk, exact: false)
+        while status == VP8_STATUS_SUSPENDED && offset < size {
+            let bytes = try read(offset)
+            guard !bytes.isEmpty else { break }
             status = WebPIAppend(decoding, bytes, bytes.count)
             offset += bytes.count
         }
         guard status == VP8_STATUS_OK, let pixels = config.output.u.RGBA.rgba else {
             throw .corrupt(status == VP8_STATUS_SUSPENDED ? "WebP: the image data ends early" : "WebP: the image data cannot be decoded (status \(status.rawValue))")
         }
-        var output = Resampler(from: outWidth, outHeight, to: outWidth, outHeight, channels: channels, orientation: request.orientation, inOrder: true)
-        for y in 0..<outHeight {
-            output.add(row: y, pixels: pixels + y * Int(config.output.u.RGBA.stride), count: outWidth)
+        return try body(pixels, Int(config.output.u.RGBA.stride))
+    }
+
+    /// An animation's first frame, where it lies on the canvas; the rest of the canvas is clear. A frame
+    /// that covers the canvas is decoded scaled, like a still; one that does not is decoded at its size and
+    /// placed on the canvas before the canvas is reduced, so that its edges fall where they should.
+    private static func firstFrame(of file: FileBytes, canvas: (Int, Int), output: (Int, Int), _ request: DecodeRequest) throws(ThumbnailError) -> Resampler {
+        let (left, top, frameWidth, frameHeight, bitstream) = try frameBitstream(file)
+        var features = WebPBitstreamFeatures()
+        guard WebPGetFeatures(bitstream, bitstream.count, &features) == VP8_STATUS_OK, Int(features.width) == frameWidth,
+              Int(features.height) == frameHeight, left + frameWidth <= canvas.0, top + frameHeight <= canvas.1 else {
+            throw .corrupt("WebP: the first frame's bitstream is invalid or lies outside the canvas")
         }
-        return output
+        let covers = (left, top, frameWidth, frameHeight) == (0, 0, canvas.0, canvas.1)
+        let channels = features.has_alpha != 0 || !covers ? 4 : 3
+        let decoded = covers ? output : (frameWidth, frameHeight)
+        let source = covers ? output : canvas
+        try request.check(memory(features, dataSize: bitstream.count, output: decoded, channels: channels) + bitstream.count
+                          + Resampler.memory(sourceWidth: source.0, width: output.0, height: output.1, channels: channels, heldRows: Resampler.rowsHeldInOrder),
+                          "decoding this animated WebP's first frame")
+        return try decodeScaled(size: bitstream.count, to: decoded, features: features, alpha: channels == 4) { offset in
+            Array(bitstream[offset..<min(bitstream.count, offset + chunk)])
+        } body: { pixels, stride throws(ThumbnailError) in
+            var resampler = Resampler(from: source.0, source.1, to: output.0, output.1, channels: channels, orientation: request.orientation, inOrder: true)
+            var row = [UInt8](repeating: 0, count: source.0 * channels)
+            for y in 0..<source.1 {
+                if covers {
+                    resampler.add(row: y, pixels: pixels + y * stride, count: source.0)
+                    continue
+                }
+                for index in row.indices { row[index] = 0 }
+                if (top..<(top + frameHeight)).contains(y) {
+                    let frameRow = pixels + (y - top) * stride
+                    for index in 0..<(frameWidth * channels) { row[left * channels + index] = frameRow[index] }
+                }
+                row.withUnsafeBufferPointer { resampler.add(row: y, pixels: $0.baseAddress!, count: source.0) }
+            }
+            return resampler
+        }
+    }
+
+    /// The first ANMF chunk's place and size on the canvas, and its frame as a WebP file of its own (with a
+    /// VP8X header when the frame has an alpha chunk), which libwebp decodes like any still.
+    private static func frameBitstream(_ file: FileBytes) throws(ThumbnailError) -> (Int, Int, Int, Int, [UInt8]) {
+        let end = min(file.size, 8 + Int(try file.uint32(at: 4, bigEndian: false)))
+        var offset = 12
+        while offset + 8 <= end {
+            let fourCC = String(decoding: try file.bytes(at: offset, count: 4), as: UTF8.self)
+            let length = Int(try file.uint32(at: offset + 4, bigEndian: false))
+            guard fourCC == "ANMF" else {
+                offset += 8 + length + (length & 1)
+                continue
+            }
+            guard length >= 24, offset + 8 + length <= file.size else { throw .corrupt("WebP: the first frame's chunk is \(length) bytes") }
+            let header = try file.bytes(at: offset + 8, count: 16)
+            func uint24(_ at: Int) -> Int { Int(header[at]) | Int(header[at + 1]) << 8 | Int(header[at + 2]) << 16 }
+            var frame: [UInt8] = []
+            frame.reserveCapacity(length - 16)
+            while frame.count < length - 16 {
+                frame += try file.bytes(at: offset + 24 + frame.count, count: min(chunk, length - 16 - frame.count))
+            }
+            let (width, height) = (uint24(6) + 1, uint24(9) + 1)
+            func littleEndian(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+            let hasAlpha = frame.starts(with: Array("ALPH".utf8))
+            let extended = hasAlpha ? Array("VP8X".utf8) + littleEndian(10, 4) + [0x10, 0, 0, 0] + littleEndian(width - 1, 3) + littleEndian(height - 1, 3) : []
+            let body = Array("WEBP".utf8) + extended + frame
+            return (uint24(0) * 2, uint24(3) * 2, width, height, Array("RIFF".utf8) + littleEndian(body.count, 4) + body)
+        }
+        throw .corrupt("WebP: an animation without frames")
     }
 }

@@ -32,10 +32,11 @@ struct ThumbnailReferenceTests {
         ("png-6.png", "reference.png"), ("png-alpha.png", "reference-alpha.png"), ("gif.gif", "reference.png"),
         ("webp.webp", "reference.png"), ("webp-lossless.webp", "reference.png"), ("webp-8.webp", "reference.png"),
         ("heic.heic", "reference.png"), ("heic-thumbnail.heic", "reference.png"), ("heic-grid-1.heic", "reference.png"),
-        ("heic-alpha.heic", "reference-alpha.png"),
+        ("heic-alpha.heic", "reference-alpha.png"), ("webp-animated.webp", "reference.png"),
+        ("webp-animated-offset.webp", "reference-animated-offset.png"),
     ]
 
-    @Test("each format: 100 px on the longer side, upright, within 30 dB of the reference", arguments: stills)
+    @Test("each format (an animation: its first frame): 100 px on the longer side, upright, within 30 dB of the reference", arguments: stills)
     func formats(_ name: String, _ referenceName: String) throws {
         let thumbnail = try Thumbnailer(maxPixelSize: 100).thumbnail(of: fixture(name))
         #expect((thumbnail.width, thumbnail.height) == (100, 67))
@@ -142,6 +143,7 @@ struct ImageHeaderTests {
             ("webp-8.webp", ImageHeader(format: .webp, width: 320, height: 480, orientation: .left, frameCount: 1, hasAlpha: false)),
             ("webp-lossless.webp", ImageHeader(format: .webp, width: 480, height: 320, orientation: .up, frameCount: 1, hasAlpha: false)),
             ("heic.heic", ImageHeader(format: .heif, width: 480, height: 320, orientation: .up, frameCount: 1, hasAlpha: false)),
+            ("webp-animated.webp", ImageHeader(format: .webp, width: 480, height: 320, orientation: .up, frameCount: 2, hasAlpha: false)),
             ("heic-grid-6.heic", ImageHeader(format: .heif, width: 320, height: 480, orientation: .right, frameCount: 1, hasAlpha: false)),
             ("heic-alpha.heic", ImageHeader(format: .heif, width: 480, height: 320, orientation: .up, frameCount: 1, hasAlpha: true)),
         ]
