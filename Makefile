@@ -7,7 +7,7 @@
 SWIFT ?= swift
 
 # Debian packages the build and the tests need.
-PACKAGES := zip unzip pkg-config libssl-dev libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev libde265-dev libheif-dev
+PACKAGES := zip unzip pkg-config libssl-dev libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev libde265-dev libheif-dev libtiff-dev
 # More for the benchmarks' peers.
 BENCH_PACKAGES := $(PACKAGES) gcc libglib2.0-dev shared-mime-info libvips-tools python3-pil libheif-examples
 

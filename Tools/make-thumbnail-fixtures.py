@@ -46,6 +46,8 @@ for orientation in range(1, 9):
     upright = ImageOps.exif_transpose(Image.open(f"{OUT}/jpeg-{orientation}.jpg"))
     assert upright.size == scene.size, orientation
 stored(6).save(f"{OUT}/png-6.png", exif=exif(6))
+# TIFF: Pillow's strips (JPEG-compressed, orientation tag 274), ImageMagick's tiles, and unassociated alpha.
+stored(5).save(f"{OUT}/tiff-5.tif", compression="jpeg", quality=95, tiffinfo={274: 5})
 stored(8).save(f"{OUT}/webp-8.webp", quality=95, exif=exif(8))
 scene.save(f"{OUT}/jpeg-progressive.jpg", quality=95, progressive=True)
 scene.convert("L").save(f"{OUT}/jpeg-gray.jpg", quality=95)
@@ -75,6 +77,8 @@ offset_canvas = Image.new("RGBA", scene.size, (0, 0, 0, 0))
 offset_canvas.paste(piece, (120, 80))
 assert Image.open(f"{OUT}/webp-animated-offset.webp").convert("RGBA").tobytes() == offset_canvas.tobytes()
 subprocess.run(["convert", f"{OUT}/scene.png", "-interlace", "PNG", f"PNG24:{OUT}/png-interlaced.png"], check=True)
+subprocess.run(["convert", f"{OUT}/scene.png", "-compress", "Zip", "-define", "tiff:tile-geometry=128x128",
+                f"{OUT}/tiff-tiled.tif"], check=True)
 subprocess.run(["heif-enc", "-q", "90", "-o", f"{OUT}/heic.heic", f"{OUT}/scene.png"], check=True, stdout=subprocess.DEVNULL)
 subprocess.run(["heif-enc", "-q", "90", "-t", "160", "-o", f"{OUT}/heic-thumbnail.heic", f"{OUT}/scene.png"], check=True, stdout=subprocess.DEVNULL)
 
@@ -98,6 +102,7 @@ clear = Image.new("RGBA", (480, 320), (0, 255, 0, 0))
 ImageDraw.Draw(clear).ellipse([100, 60, 380, 260], fill=(200, 30, 90, 255))
 clear = clear.filter(ImageFilter.GaussianBlur(1))
 clear.save(f"{OUT}/png-alpha.png")
+clear.save(f"{OUT}/tiff-alpha.tif", compression="tiff_adobe_deflate")
 subprocess.run(["heif-enc", "-q", "90", "-o", f"{OUT}/heic-alpha.heic", f"{OUT}/png-alpha.png"], check=True, stdout=subprocess.DEVNULL)
 
 def reference(image, name):

@@ -225,6 +225,50 @@ enum GIFDecoder {
     }
 }
 
+// MARK: TIFF
+
+/// TIFF through libtiff's RGBA interface (every photometric interpretation, bit depth, compression and
+/// layout libtiff reads), a strip or a row of tiles at a time.
+enum TIFFDecoder {
+    static func decode(_ request: DecodeRequest) throws(ThumbnailError) -> Resampler {
+        var info = tn_tiff_info()
+        var message = [CChar](repeating: 0, count: Int(TN_MESSAGE_SIZE))
+        guard let tiff = tn_tiff_open(request.path, request.memoryBudget, &info, &message) else {
+            throw info.unsupported != 0 ? .unsupported("TIFF: \(text(message))") : .corrupt("TIFF: \(text(message))")
+        }
+        defer { tn_tiff_close(tiff) }
+        let (width, height) = (Int(info.width), Int(info.height))
+        let (outWidth, outHeight) = request.outputSize(width: width, height: height)
+        let channels = info.has_alpha != 0 ? 4 : 3
+        // libtiff decodes a strip (or a row of tiles) whole: that many rows, as RGBA, besides its own buffer.
+        let band = max(1, Int(info.band_rows))
+        try request.check(Int(info.band_bytes) + width * band * 4
+                          + Resampler.memory(sourceWidth: width, width: outWidth, height: outHeight, channels: channels, heldRows: Resampler.rowsHeldInOrder),
+                          "decoding this TIFF, \(band) rows at a time,")
+        var output = Resampler(from: width, height, to: outWidth, outHeight, channels: channels, orientation: request.orientation, inOrder: true)
+        var rgba = [UInt8](repeating: 0, count: width * band * 4)
+        var rgb = [UInt8](repeating: 0, count: channels == 3 ? width * 3 : 0)
+        for top in stride(from: 0, to: height, by: band) {
+            let rows = min(band, height - top)
+            guard rgba.withUnsafeMutableBufferPointer({ tn_tiff_read(tiff, Int32(top), Int32(rows), $0.baseAddress, &message) }) == 0 else {
+                throw .corrupt("TIFF: \(text(message))")
+            }
+            rgba.withUnsafeBufferPointer { rgba in
+                for y in 0..<rows {
+                    let row = rgba.baseAddress! + y * width * 4
+                    if channels == 4 {
+                        output.add(row: top + y, pixels: row, count: width)
+                    } else {
+                        for x in 0..<width { (rgb[x * 3], rgb[x * 3 + 1], rgb[x * 3 + 2]) = (row[x * 4], row[x * 4 + 1], row[x * 4 + 2]) }
+                        rgb.withUnsafeBufferPointer { output.add(row: top + y, pixels: $0.baseAddress!, count: width) }
+                    }
+                }
+            }
+        }
+        return output
+    }
+}
+
 // MARK: WebP
 
 enum WebPDecoder {

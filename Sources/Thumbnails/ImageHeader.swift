@@ -1,7 +1,7 @@
 /// What an image file says about itself before any pixel is decoded.
 public struct ImageHeader: Sendable, Equatable {
     public enum Format: String, Sendable, CaseIterable {
-        case jpeg, png, gif, webp, heif
+        case jpeg, png, gif, webp, heif, tiff
     }
 
     public var format: Format
@@ -34,7 +34,8 @@ enum HeaderReader {
             let brand = String(decoding: magic[8..<12], as: UTF8.self)
             if ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif"].contains(brand) { return .heif }
         }
-        throw ThumbnailError.unsupported("not a JPEG, PNG, GIF, WebP or HEIF image (the first bytes are no known signature)")
+        if magic.starts(with: [0x49, 0x49, 42, 0]) || magic.starts(with: [0x4D, 0x4D, 0, 42]) { return .tiff }
+        throw ThumbnailError.unsupported("not a JPEG, PNG, GIF, WebP, HEIF or TIFF image (the first bytes are no known signature)")
     }
 
     /// The header of the image in `source`, and for HEIF what its `meta` box says, which decoding needs too.
@@ -44,6 +45,7 @@ enum HeaderReader {
         case .png: return (try png(source), nil)
         case .gif: return (try gif(source), nil)
         case .webp: return (try webp(source), nil)
+        case .tiff: return (try tiff(source), nil)
         case .heif:
             let file = try HEIFFile.read(source)
             return (try file.header(), file)
@@ -177,6 +179,29 @@ enum HeaderReader {
             offset += 1 + size
             if size == 0 { return offset }
         }
+    }
+
+    // MARK: TIFF
+
+    /// The first image's size, orientation and alpha, and how many images the file holds.
+    private static func tiff(_ source: some ByteSource) throws(ThumbnailError) -> ImageHeader {
+        let (bigEndian, first) = try TIFFDirectory.header(of: source)
+        let directory = try TIFFDirectory(source, at: first, bigEndian: bigEndian)
+        guard let width = try directory.integer(256, in: source), let height = try directory.integer(257, in: source), width > 0, height > 0 else {
+            throw .corrupt("TIFF: the first directory gives no size")
+        }
+        let orientation = try directory.integer(274, in: source).flatMap(ImageOrientation.init(rawValue:)) ?? .up
+        // ExtraSamples: 1 is associated alpha, 2 unassociated.
+        let alpha = try directory.integer(338, in: source).map { $0 == 1 || $0 == 2 } ?? false
+        // The directories that follow, each another image (pages, or reduced versions); a loop ends the count.
+        var frames = 1
+        var seen: Set<Int> = [first]
+        var next = directory.next
+        while next != 0, frames < 10_000, seen.insert(next).inserted, let following = try? TIFFDirectory(source, at: next, bigEndian: bigEndian) {
+            frames += 1
+            next = following.next
+        }
+        return ImageHeader(format: .tiff, width: width, height: height, orientation: orientation, frameCount: frames, hasAlpha: alpha)
     }
 
     // MARK: WebP

@@ -74,6 +74,7 @@ public struct Thumbnailer: Sendable {
         case .png: resampler = try PNGDecoder.decode(request)
         case .gif: resampler = try GIFDecoder.decode(request)
         case .webp: resampler = try WebPDecoder.decode(request)
+        case .tiff: resampler = try TIFFDecoder.decode(request)
         case .heif:
             resampler = try HEIFDecoder.decode(request, file: heif!, source: file, appliesOrientation: appliesOrientation,
                                                usingEmbedded: usesEmbeddedThumbnail)

@@ -33,7 +33,8 @@ struct ThumbnailReferenceTests {
         ("webp.webp", "reference.png"), ("webp-lossless.webp", "reference.png"), ("webp-8.webp", "reference.png"),
         ("heic.heic", "reference.png"), ("heic-thumbnail.heic", "reference.png"), ("heic-grid-1.heic", "reference.png"),
         ("heic-alpha.heic", "reference-alpha.png"), ("webp-animated.webp", "reference.png"),
-        ("webp-animated-offset.webp", "reference-animated-offset.png"),
+        ("webp-animated-offset.webp", "reference-animated-offset.png"), ("tiff-5.tif", "reference.png"),
+        ("tiff-tiled.tif", "reference.png"), ("tiff-alpha.tif", "reference-alpha.png"),
     ]
 
     @Test("each format (an animation: its first frame): 100 px on the longer side, upright, within 30 dB of the reference", arguments: stills)
@@ -82,6 +83,32 @@ struct ThumbnailReferenceTests {
         // The whole grid, tiles cropped at the right and bottom, against the scene itself.
         let full = try Thumbnailer(maxPixelSize: 480, usesEmbeddedThumbnail: false).thumbnail(of: url)
         #expect(psnr(full, try reference("scene.png")) >= 35)
+    }
+
+    @Test("TIFF: libtiff flips nothing itself, whatever the orientation tag says; the resampler turns it",
+          arguments: ImageOrientation.allCases)
+    func tiffOrientations(_ orientation: ImageOrientation) throws {
+        // tiff-5.tif with its orientation entry (tag 274, SHORT, one value) set to each of the eight.
+        var bytes = Array(try Data(contentsOf: fixture("tiff-5.tif")))
+        let entry: [UInt8] = [0x12, 0x01, 3, 0, 1, 0, 0, 0, 5, 0]
+        let at = try #require((0..<(bytes.count - entry.count)).first { Array(bytes[$0..<($0 + entry.count)]) == entry })
+        bytes[at + 8] = UInt8(orientation.rawValue)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tiff-\(orientation.rawValue)-\(UUID().uuidString).tif")
+        try Data(bytes).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(try Thumbnailer.header(of: url).orientation == orientation)
+        let stored = try Thumbnailer(maxPixelSize: 100, appliesOrientation: false).thumbnail(of: url)
+        let turned = try Thumbnailer(maxPixelSize: 100).thumbnail(of: url)
+        // The upright thumbnail is the stored one with this orientation applied, pixel for pixel.
+        #expect((turned.width, turned.height) == (orientation.swapsAxes ? (stored.height, stored.width) : (stored.width, stored.height)))
+        var expected = [UInt8](repeating: 0, count: stored.pixels.count)
+        for y in 0..<stored.height {
+            for x in 0..<stored.width {
+                let (ux, uy) = orientation.place(x, y, width: stored.width, height: stored.height)
+                for channel in 0..<3 { expected[(uy * turned.width + ux) * 3 + channel] = stored.pixels[(y * stored.width + x) * 3 + channel] }
+            }
+        }
+        #expect(turned.pixels == expected)
     }
 
     @Test("from bytes in memory, the same thumbnail as from the file")
@@ -143,6 +170,8 @@ struct ImageHeaderTests {
             ("webp-8.webp", ImageHeader(format: .webp, width: 320, height: 480, orientation: .left, frameCount: 1, hasAlpha: false)),
             ("webp-lossless.webp", ImageHeader(format: .webp, width: 480, height: 320, orientation: .up, frameCount: 1, hasAlpha: false)),
             ("heic.heic", ImageHeader(format: .heif, width: 480, height: 320, orientation: .up, frameCount: 1, hasAlpha: false)),
+            ("tiff-5.tif", ImageHeader(format: .tiff, width: 320, height: 480, orientation: .leftMirrored, frameCount: 1, hasAlpha: false)),
+            ("tiff-alpha.tif", ImageHeader(format: .tiff, width: 480, height: 320, orientation: .up, frameCount: 1, hasAlpha: true)),
             ("webp-animated.webp", ImageHeader(format: .webp, width: 480, height: 320, orientation: .up, frameCount: 2, hasAlpha: false)),
             ("heic-grid-6.heic", ImageHeader(format: .heif, width: 320, height: 480, orientation: .right, frameCount: 1, hasAlpha: false)),
             ("heic-alpha.heic", ImageHeader(format: .heif, width: 480, height: 320, orientation: .up, frameCount: 1, hasAlpha: true)),
@@ -282,8 +311,8 @@ struct HostileImageTests {
     func notImages() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let cases: [(URL, String)] = [
-            (try write("text.jpg", Array("hello, world".utf8)), "unsupported: not a JPEG, PNG, GIF, WebP or HEIF image"),
-            (try write("empty.png", []), "unsupported: not a JPEG, PNG, GIF, WebP or HEIF image"),
+            (try write("text.jpg", Array("hello, world".utf8)), "unsupported: not a JPEG, PNG, GIF, WebP, HEIF or TIFF image"),
+            (try write("empty.png", []), "unsupported: not a JPEG, PNG, GIF, WebP, HEIF or TIFF image"),
             (directory, "cannot read the image: not a regular file"),
             (directory.appendingPathComponent("missing.png"), "cannot read the image: No such file or directory"),
             (try write("zero.gif", Array("GIF89a".utf8) + [0, 0, 0, 0, 0, 0, 0]), "corrupt image: GIF: the screen is 0 × 0 pixels"),

@@ -1,4 +1,4 @@
-// The codec libraries Thumbnails uses (Debian's libjpeg-turbo, libpng, giflib, libwebp, libde265, libheif), behind a
+// The codec libraries Thumbnails uses (Debian's libjpeg-turbo, libpng, giflib, libwebp, libtiff, libde265, libheif), behind a
 // few functions that never longjmp into Swift: libjpeg and libpng report errors by longjmp, which Swift
 // cannot cross, so every call that may fail runs under a setjmp here and returns -1 with a message instead.
 #ifndef THUMBNAIL_CODECS_H
@@ -63,6 +63,26 @@ void tn_png_close(tn_png *png);
 /// Writes `pixels` (rows of width × channels bytes, RGB or RGBA) as a PNG. 0, or -1.
 int tn_png_write(const char *path, const uint8_t *pixels, int width, int height, int channels,
                  char message[TN_MESSAGE_SIZE]);
+
+// MARK: TIFF (libtiff)
+
+typedef struct tn_tiff tn_tiff;
+
+typedef struct {
+    int unsupported;         // on failure: libtiff is missing, or cannot turn this kind of TIFF into RGBA
+    int width, height;
+    int has_alpha;           // an alpha sample, associated or not
+    int band_rows;           // the rows libtiff decodes at once: a strip's, or a row of tiles'
+    long band_bytes;         // the memory libtiff holds while it decodes them
+} tn_tiff_info;
+
+/// Opens a TIFF file's first image; libtiff allocates at most `max_allocation` bytes at once. NULL with
+/// `message` set when it cannot (unreadable, or a kind of TIFF libtiff cannot turn into RGBA).
+tn_tiff *tn_tiff_open(const char *path, long max_allocation, tn_tiff_info *info, char message[TN_MESSAGE_SIZE]);
+/// Reads rows [row, row + rows) as 8-bit RGBA, not premultiplied, as stored (the orientation not applied).
+/// 0, or -1.
+int tn_tiff_read(tn_tiff *tiff, int row, int rows, uint8_t *rgba, char message[TN_MESSAGE_SIZE]);
+void tn_tiff_close(tn_tiff *tiff);
 
 // MARK: HEIF (libheif, loaded when first needed)
 
