@@ -7,7 +7,7 @@ set -eu
 cd "$(dirname "$0")"
 runs=${RUNS:-5}
 data=${DATA_DIR:-/var/tmp/opensharing-bench}/thumbnails
-[ -f "$data/12mp-grid.heic" ] || python3 make-thumbnail-inputs.py "$data"
+[ -f "$data/12mp.tif" ] || python3 make-thumbnail-inputs.py "$data"
 (cd .. && swift build -c release --product sharing >/dev/null 2>&1 || swift build -c release --product sharing)
 sharing=$(cd .. && pwd)/.build/release/sharing
 work=$(mktemp -d)
@@ -41,7 +41,7 @@ PY
 echo "median of $runs runs; time in seconds, peak resident memory in KB; ratio = ours / vipsthumbnail"
 echo "sharing --version alone: $(measure "$sharing" --version | cut -d' ' -f2) KB"
 printf '%-24s %-6s %18s %18s %18s %12s\n' input size "sharing thumbnail" vipsthumbnail "Pillow" "time ratio"
-for case in "48mp.jpg 300" "48mp.jpg 2000" "12mp.jpg 300" "12mp.png 300" "12mp.webp 300" "12mp-thumbnail.heic 300" "12mp.heic 300" \
+for case in "48mp.jpg 300" "48mp.jpg 2000" "12mp.jpg 300" "12mp.png 300" "12mp.webp 300" "12mp.tif 300" "12mp-thumbnail.heic 300" "12mp.heic 300" \
             "12mp-grid-thumbnail.heic 300" "12mp-grid.heic 300"; do
     set -- $case
     ours=$(measure "$sharing" thumbnail "$data/$1" --max "$2" --memory-budget 120 -o "$work/ours.jpg")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the thumbnail benchmark's inputs into DIR: photo-like 48 MP and 12 MP JPEGs, a 12 MP PNG and WebP,
+"""Writes the thumbnail benchmark's inputs into DIR: photo-like 48 MP and 12 MP JPEGs, a 12 MP PNG, WebP and TIFF (LZW),
 a 12 MP HEIC with and without an embedded 320 px thumbnail (heif-enc), and the same as an iPhone writes it: a
 portrait photo stored turned (irot), in 512-pixel tiles, with and without its thumbnail (Tools/heif_assemble.py).
 Blurred shapes plus noise, so the codecs work about as hard as on photographs. Deterministic (seeded)."""
@@ -27,6 +27,7 @@ twelve = photo(4000, 3000)
 twelve.save(f"{out}/12mp.jpg", quality=90)
 twelve.save(f"{out}/12mp.png")
 twelve.save(f"{out}/12mp.webp", quality=90)
+twelve.save(f"{out}/12mp.tif", compression="tiff_lzw")
 subprocess.run(["heif-enc", "-q", "85", "-o", f"{out}/12mp.heic", f"{out}/12mp.png"], check=True, stdout=subprocess.DEVNULL)
 subprocess.run(["heif-enc", "-q", "85", "-t", "320", "-o", f"{out}/12mp-thumbnail.heic", f"{out}/12mp.png"], check=True, stdout=subprocess.DEVNULL)
 portrait = photo(3024, 4032)

@@ -86,15 +86,23 @@ def ispe(width, height):
     return full_box("ispe", 0, 0, struct.pack(">II", width, height))
 
 
-def transformations(orientation):
-    return [box("irot", bytes([angle])) if kind == "irot" else box("imir", bytes([angle]))
-            for kind, angle in ORIENTATIONS[orientation][1]]
+def transformations(orientation, crop=None, size=None):
+    """The transformative properties, in the order they apply: a centered clean aperture (clap) of `crop`
+    (upright width and height) in an image of stored `size`, then rotation and mirroring."""
+    boxes = []
+    if crop:
+        width, height = crop if orientation < 5 else crop[::-1]
+        assert (size[0] - width) % 2 == 0 and (size[1] - height) % 2 == 0, "a centered crop, on whole pixels"
+        boxes.append(box("clap", struct.pack(">8I", width, 1, height, 1, 0, 1, 0, 1)))
+    return boxes + [box("irot", bytes([angle])) if kind == "irot" else box("imir", bytes([angle]))
+                    for kind, angle in ORIENTATIONS[orientation][1]]
 
 
-def write(path, upright, orientation=1, tile=None, thumbnail=None, quality=90):
+def write(path, upright, orientation=1, tile=None, thumbnail=None, quality=90, crop=None):
     """Writes `upright` (a Pillow RGB image) as a HEIF file at `path`, stored so that `orientation` (EXIF's
     1–8, as irot and imir) shows it upright; as a grid of `tile`-pixel HEVC tiles when `tile` is given; with
-    an embedded thumbnail no larger than `thumbnail` pixels when given."""
+    an embedded thumbnail no larger than `thumbnail` pixels when given; shown cropped to its centered
+    `crop` (upright width and height) when given."""
     operation = ORIENTATIONS[orientation][0]
     stored = upright if operation is None else upright.transpose(operation)
     width, height = stored.size
@@ -114,13 +122,13 @@ def write(path, upright, orientation=1, tile=None, thumbnail=None, quality=90):
                 properties = [(hvcc, True), (ispe(tile, tile), False)] + ([(colr, False)] if colr else [])
                 items.append((item, "hvc1", True, properties, coded))
         grid = struct.pack(">BBBBHH", 0, 0, rows - 1, columns - 1, width, height)
-        properties = [(ispe(width, height), False)] + [(t, True) for t in transformations(orientation)]
+        properties = [(ispe(width, height), False)] + [(t, True) for t in transformations(orientation, crop, stored.size)]
         items.insert(0, (1, "grid", False, properties, grid))
         references.append(("dimg", 1, tiles))
     else:
         hvcc, colr, coded = encode_tile(stored, quality)
         properties = [(hvcc, True), (ispe(width, height), False)] + ([(colr, False)] if colr else [])
-        properties += [(t, True) for t in transformations(orientation)]
+        properties += [(t, True) for t in transformations(orientation, crop, stored.size)]
         items.append((1, "hvc1", False, properties, coded))
     if thumbnail:
         small = stored.copy()

@@ -95,6 +95,13 @@ for orientation in range(1, 9):
         subprocess.run(["heif-convert", path, f"{work}/upright.png"], check=True, stdout=subprocess.DEVNULL)
         upright = Image.open(f"{work}/upright.png")
         assert upright.size == scene.size and psnr(upright, scene) > 35, (orientation, upright.size)
+# Cropped (clap) and turned: what libheif decodes for us, cropping, then turning.
+cropped = scene.crop((40, 40, 440, 280))
+heif_assemble.write(f"{OUT}/heic-clap-6.heic", scene, 6, quality=90, crop=cropped.size)
+with tempfile.TemporaryDirectory() as work:
+    subprocess.run(["heif-convert", f"{OUT}/heic-clap-6.heic", f"{work}/upright.png"], check=True, stdout=subprocess.DEVNULL)
+    upright = Image.open(f"{work}/upright.png")
+    assert upright.size == cropped.size and psnr(upright, cropped) > 35, upright.size
 
 # Transparency: a clear background with an opaque disc; the reference is resized with premultiplied alpha
 # (Pillow's RGBa), so clear pixels' colors do not bleed.
@@ -118,3 +125,4 @@ reference(scene, "reference.png")
 reference(scene.convert("L").convert("RGB"), "reference-gray.png")
 reference(clear, "reference-alpha.png")
 reference(offset_canvas, "reference-animated-offset.png")
+reference(cropped, "reference-cropped.png")

@@ -4,8 +4,8 @@ import Foundation
 
 /// HEIF: an embedded thumbnail when one is large enough, else the image. HEVC images — one coded item or a
 /// grid of tiles, as phones write them — are decoded here with libde265, a tile at a time, straight into
-/// the resampler; anything else (AV1, alpha, cropping, deeper than 8 bits) goes through libheif, which
-/// decodes the whole image at once.
+/// the resampler, which turns them by the item's rotation and mirroring; anything else (AV1, alpha,
+/// cropping, deeper than 8 bits) goes through libheif, which decodes the whole image at once and turns it.
 enum HEIFDecoder {
     static func decode(_ request: DecodeRequest, file: HEIFFile, source: FileBytes, appliesOrientation: Bool,
                        usingEmbedded: Bool) throws(ThumbnailError) -> Resampler {
@@ -24,7 +24,7 @@ enum HEIFDecoder {
         if let image = try HEVCImage(file, item: item, source: source) {
             return try image.decode(request, size: output, orientation: orientation, why: why)
         }
-        return try decodeWithLibheif(request, item: item, isPrimary: chosen == nil, size: output, orientation: orientation, why: why)
+        return try decodeWithLibheif(request, item: item, isPrimary: chosen == nil, appliesTransformations: appliesOrientation, why: why)
     }
 
     // MARK: Everything else, through libheif
@@ -35,8 +35,10 @@ enum HEIFDecoder {
         return api.pointee
     }
 
-    private static func decodeWithLibheif(_ request: DecodeRequest, item: UInt32, isPrimary: Bool, size output: (width: Int, height: Int),
-                                          orientation: ImageOrientation, why: String) throws(ThumbnailError) -> Resampler {
+    /// Decodes with libheif, which applies the item's transformations itself — cropping (`clap`), which
+    /// is why it is here, then rotation and mirroring — unless asked not to.
+    private static func decodeWithLibheif(_ request: DecodeRequest, item: UInt32, isPrimary: Bool, appliesTransformations: Bool,
+                                          why: String) throws(ThumbnailError) -> Resampler {
         let heif = try library()
         guard let context = heif.context_alloc!() else { throw .corrupt("HEIF: out of memory") }
         defer { heif.context_free!(context) }
@@ -55,15 +57,16 @@ enum HEIFDecoder {
         }
         defer { if handle != primary { heif.image_handle_release!(handle) } }
         let (width, height) = (Int(heif.image_handle_get_width!(handle)), Int(heif.image_handle_get_height!(handle)))
-        let (outWidth, outHeight) = (min(output.width, width), min(output.height, height))
+        let (outWidth, outHeight) = request.outputSize(width: width, height: height)
         let channels = heif.image_handle_has_alpha_channel!(handle) != 0 ? 4 : 3
         // libheif decodes the whole image: its YCbCr planes, then the interleaved copy.
         try request.check(width * height * (channels + 3)
-                          + Resampler.memory(sourceWidth: width, width: outWidth, height: outHeight, channels: channels, heldRows: Resampler.rowsHeldInOrder),
+                          + Resampler.memory(sourceWidth: max(width, height), width: outWidth, height: outHeight, channels: channels,
+                                             heldRows: Resampler.rowsHeldInOrder),
                           why)
         guard let options = heif.decoding_options_alloc!() else { throw .corrupt("HEIF: out of memory") }
         defer { heif.decoding_options_free!(options) }
-        options.pointee.ignore_transformations = 1  // the resampler turns the image, as for every format
+        options.pointee.ignore_transformations = appliesTransformations ? 0 : 1
         var image: OpaquePointer?
         let decoded = heif.decode_image!(handle, &image, heif_colorspace_RGB, channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options)
         guard decoded.code == heif_error_Ok, let image else { throw .corrupt("HEIF: \(String(cString: decoded.message))") }
@@ -71,8 +74,8 @@ enum HEIFDecoder {
         var stride: Int32 = 0
         guard let plane = heif.image_get_plane_readonly!(image, heif_channel_interleaved, &stride) else { throw .corrupt("HEIF: no pixels") }
         let (decodedWidth, decodedHeight) = (Int(heif.image_get_width!(image, heif_channel_interleaved)), Int(heif.image_get_height!(image, heif_channel_interleaved)))
-        var output = Resampler(from: decodedWidth, decodedHeight, to: min(outWidth, decodedWidth), min(outHeight, decodedHeight),
-                               channels: channels, orientation: orientation, inOrder: true)
+        let (finalWidth, finalHeight) = request.outputSize(width: decodedWidth, height: decodedHeight)
+        var output = Resampler(from: decodedWidth, decodedHeight, to: finalWidth, finalHeight, channels: channels, orientation: .up, inOrder: true)
         for y in 0..<decodedHeight {
             output.add(row: y, pixels: plane + y * Int(stride), count: decodedWidth)
         }

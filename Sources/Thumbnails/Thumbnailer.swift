@@ -79,7 +79,7 @@ public struct Thumbnailer: Sendable {
             resampler = try HEIFDecoder.decode(request, file: heif!, source: file, appliesOrientation: appliesOrientation,
                                                usingEmbedded: usesEmbeddedThumbnail)
         }
-        let upright = request.orientation.swapsAxes ? (resampler.height, resampler.width) : (resampler.width, resampler.height)
+        let upright = resampler.orientation.swapsAxes ? (resampler.height, resampler.width) : (resampler.width, resampler.height)
         return Thumbnail(width: upright.0, height: upright.1, channels: resampler.channels, pixels: resampler.image)
     }
 }

@@ -85,6 +85,19 @@ struct ThumbnailReferenceTests {
         #expect(psnr(full, try reference("scene.png")) >= 35)
     }
 
+    @Test("HEIF cropped (clap) and turned goes through libheif, which crops, then turns")
+    func heifCropped() throws {
+        let url = fixture("heic-clap-6.heic")
+        #expect(try Thumbnailer.header(of: url) == ImageHeader(format: .heif, width: 320, height: 480, orientation: .right, frameCount: 1, hasAlpha: false))
+        let thumbnail = try Thumbnailer(maxPixelSize: 100).thumbnail(of: url)
+        #expect((thumbnail.width, thumbnail.height) == (100, 60))
+        let decibels = psnr(thumbnail, try reference("reference-cropped.png"))
+        #expect(decibels >= 30, "\(decibels) dB")
+        // Asked not to turn it, libheif neither turns nor crops: the stored pixels.
+        let stored = try Thumbnailer(maxPixelSize: 100, appliesOrientation: false).thumbnail(of: url)
+        #expect((stored.width, stored.height) == (67, 100))
+    }
+
     @Test("TIFF: libtiff flips nothing itself, whatever the orientation tag says; the resampler turns it",
           arguments: ImageOrientation.allCases)
     func tiffOrientations(_ orientation: ImageOrientation) throws {
