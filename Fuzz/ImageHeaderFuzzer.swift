@@ -1,4 +1,5 @@
-// libFuzzer entry point for the image header readers (JPEG, PNG, GIF, WebP, EXIF, and HEIF's meta box): any
+// libFuzzer entry point for the image header readers (JPEG, PNG, GIF, WebP, TIFF, EXIF, HEIF's meta box and the
+// HEVC parameter sets in it): any
 // bytes must give a header or an error, never a crash, a hang or a large allocation. Built by Fuzz/run.sh
 // with the pure-Swift part of Sources/Thumbnails.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -15,6 +16,9 @@ public func fuzzImageHeader(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt
             _ = heif.orientation(of: id)
             _ = heif.hasAlpha(id)
             _ = heif.targets(of: id, "dimg")
+            for case .hevcConfiguration(let units, _, _, _) in heif.properties(of: id) {
+                for unit in units { _ = HEVC.pictureSize(ofSequenceParameterSet: unit) }
+            }
         }
     }
     return 0

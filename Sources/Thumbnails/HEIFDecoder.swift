@@ -138,6 +138,15 @@ struct HEVCImage: Sendable {
         default:
             return nil
         }
+        // libde265 allocates for the size the sequence parameter set declares, not the container's: a
+        // larger one would escape the budget. (Coded sizes round up to whole coding blocks, 64 at most.)
+        for tile in tiles {
+            let declared = try configuration(of: tile).parameterSets.compactMap(HEVC.pictureSize(ofSequenceParameterSet:))
+            guard !declared.isEmpty else { throw .corrupt("HEIF: item \(tile) has no sequence parameter set that can be read") }
+            for size in declared where size.width > tileWidth + 64 || size.height > tileHeight + 64 {
+                throw .corrupt("HEIF: item \(tile) is coded as \(size.width) × \(size.height) pixels, its ispe \(tileWidth) × \(tileHeight)")
+            }
+        }
     }
 
     /// Whether every property of item `id` is one this decoder honors or may ignore, and its HEVC is 8-bit.
@@ -239,19 +248,23 @@ struct HEVCImage: Sendable {
             try check(unit.withUnsafeBytes { de265_push_NAL(decoder, $0.baseAddress, Int32($0.count), 0, nil) }, "its parameter sets")
         }
         // The item's data is NAL units each after a big-endian length; each is streamed to libde265 behind a
-        // start code, in pieces of at most 64 KB, so that only libde265 holds a whole one.
+        // start code, in pieces of at most 64 KB, so that only libde265 holds a whole one. Parameter sets
+        // belong in the configuration (checked there): any in the data are left out.
         var reader = ExtentReader(source: source, extents: try file.extents(of: id))
         let startCode: [UInt8] = [0, 0, 1]
         while reader.remaining > 0 {
             var length = try reader.read(lengthSize).reduce(0) { $0 << 8 | Int($1) }
             guard length <= reader.remaining else { throw .corrupt("HEIF: item \(id) has a NAL unit of \(length) bytes, more than its data") }
-            try check(startCode.withUnsafeBytes { de265_push_data(decoder, $0.baseAddress, 3, 0, nil) }, "its data")
-            while length > 0 {
-                let piece = try reader.read(min(length, largestHeaderRead))
-                try check(piece.withUnsafeBytes { de265_push_data(decoder, $0.baseAddress, Int32($0.count), 0, nil) }, "its data")
+            var piece = try reader.read(min(length, largestHeaderRead))
+            let parameterSet = piece.first.map { HEVC.parameterSetTypes.contains(HEVC.unitType($0)) } ?? true
+            if !parameterSet { try check(startCode.withUnsafeBytes { de265_push_data(decoder, $0.baseAddress, 3, 0, nil) }, "its data") }
+            while true {
+                if !parameterSet { try check(piece.withUnsafeBytes { de265_push_data(decoder, $0.baseAddress, Int32($0.count), 0, nil) }, "its data") }
                 length -= piece.count
+                guard length > 0 else { break }
+                piece = try reader.read(min(length, largestHeaderRead))
             }
-            de265_push_end_of_NAL(decoder)
+            if !parameterSet { de265_push_end_of_NAL(decoder) }
         }
         try check(de265_flush_data(decoder), "the end of its data")
         var more: Int32 = 1

@@ -411,3 +411,84 @@ struct BoxReader {
         return result
     }
 }
+
+/// What Thumbnails reads of HEVC itself: the picture size a sequence parameter set declares, which is what
+/// libde265 allocates for — checked against the container's size before any tile is decoded.
+enum HEVC {
+    /// The NAL unit types of the parameter sets (H.265 table 7-1): VPS, SPS, PPS.
+    static let parameterSetTypes: ClosedRange<UInt8> = 32...34
+
+    /// The type in a NAL unit's two-byte header.
+    static func unitType(_ header: UInt8) -> UInt8 { header >> 1 & 0x3F }
+
+    /// The coded picture size of a sequence parameter set NAL unit (H.265 7.3.2.2, read as far as
+    /// pic_height_in_luma_samples); nil when `unit` is not one, or ends first.
+    static func pictureSize(ofSequenceParameterSet unit: [UInt8]) -> (width: Int, height: Int)? {
+        guard unit.count > 2, unitType(unit[0]) == 33 else { return nil }
+        var bits = BitReader(rbsp: unit.dropFirst(2))
+        guard bits.skip(4), let layers = bits.read(3), bits.skip(1) else { return nil }  // VPS id, sub-layers − 1, nesting
+        // profile_tier_level: the general profile and level (96 bits), then what each sub-layer has.
+        guard bits.skip(96) else { return nil }
+        var present: [(profile: Bool, level: Bool)] = []
+        for _ in 0..<layers {
+            guard let profile = bits.read(1), let level = bits.read(1) else { return nil }
+            present.append((profile == 1, level == 1))
+        }
+        if layers > 0 { guard bits.skip(2 * (8 - layers)) else { return nil } }
+        for layer in present {
+            guard bits.skip((layer.profile ? 88 : 0) + (layer.level ? 8 : 0)) else { return nil }
+        }
+        guard bits.exponentialGolomb() != nil, let chroma = bits.exponentialGolomb() else { return nil }  // SPS id, chroma format
+        if chroma == 3 { guard bits.skip(1) else { return nil } }  // separate colour planes
+        guard let width = bits.exponentialGolomb(), let height = bits.exponentialGolomb() else { return nil }
+        return (width, height)
+    }
+
+    /// Bits of a NAL unit's payload, most significant first, with emulation prevention bytes (the 3 of
+    /// 0x000003) removed.
+    struct BitReader {
+        private var bytes: [UInt8] = []
+        private var position = 0
+
+        init(rbsp payload: ArraySlice<UInt8>) {
+            var zeros = 0
+            for byte in payload {
+                if zeros >= 2 && byte == 3 {
+                    zeros = 0
+                    continue
+                }
+                zeros = byte == 0 ? zeros + 1 : 0
+                bytes.append(byte)
+            }
+        }
+
+        mutating func read(_ count: Int) -> Int? {
+            guard count <= 32, position + count <= bytes.count * 8 else { return nil }
+            var value = 0
+            for _ in 0..<count {
+                value = value << 1 | Int(bytes[position / 8] >> (7 - position % 8) & 1)
+                position += 1
+            }
+            return value
+        }
+
+        mutating func skip(_ count: Int) -> Bool {
+            guard position + count <= bytes.count * 8 else { return false }
+            position += count
+            return true
+        }
+
+        /// An unsigned Exp-Golomb code, ue(v); nil past 31 leading zeros (no valid field is that long).
+        mutating func exponentialGolomb() -> Int? {
+            var zeros = 0
+            while true {
+                guard let bit = read(1) else { return nil }
+                if bit == 1 { break }
+                zeros += 1
+                guard zeros <= 31 else { return nil }
+            }
+            guard let rest = read(zeros) else { return nil }
+            return (1 << zeros) - 1 + rest
+        }
+    }
+}

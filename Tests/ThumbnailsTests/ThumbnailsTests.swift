@@ -195,6 +195,23 @@ struct ImageHeaderTests {
         }
     }
 
+    @Test("HEVC: the picture size of a sequence parameter set, emulation prevention bytes removed")
+    func sequenceParameterSets() throws {
+        for (name, item, size) in [("heic.heic", UInt32(1), (480, 320)), ("heic-grid-1.heic", UInt32(2), (128, 128))] {
+            let file = try HEIFFile.read(FileBytes(path: fixture(name).path))
+            var sizes: [(Int, Int)] = []
+            for case .hevcConfiguration(let units, _, _, _) in file.properties(of: item) {
+                sizes += units.compactMap(HEVC.pictureSize(ofSequenceParameterSet:)).map { ($0.width, $0.height) }
+            }
+            #expect(sizes.count == 1 && sizes[0] == size, "\(name): \(sizes)")
+        }
+        var bits = HEVC.BitReader(rbsp: [0, 0, 3, 1, 0b0100_1100])
+        #expect(bits.read(24) == 1)
+        #expect(bits.exponentialGolomb() == 1 && bits.exponentialGolomb() == 2)
+        #expect(bits.exponentialGolomb() == nil)
+        #expect(HEVC.pictureSize(ofSequenceParameterSet: [0x40, 0x01, 0x0C]) == nil)  // a VPS, not an SPS
+    }
+
     @Test("EXIF in either byte order; anything malformed is no orientation")
     func exif() {
         let little: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0]
@@ -316,6 +333,12 @@ struct HostileImageTests {
             try Thumbnailer(maxPixelSize: 100, usesEmbeddedThumbnail: false).thumbnail(of: try write("mismatch.heic", mismatch))
         }
         #expect(error?.description.contains("grid 1 is 480 × 320 pixels, its ispe") == true, "\(String(describing: error))")
+        // A coded picture larger than its ispe says: libde265 would allocate for the larger, so it is refused.
+        var single = Array(try Data(contentsOf: fixture("heic.heic")))
+        let extent = try #require((0..<(single.count - 4)).first { Array(single[$0..<($0 + 4)]) == Array("ispe".utf8) })
+        single.replaceSubrange((extent + 8)..<(extent + 16), with: [0, 0, 0, 240, 0, 0, 0, 160])
+        let larger = #expect(throws: ThumbnailError.self) { try Thumbnailer(maxPixelSize: 100).thumbnail(of: try write("larger.heic", single)) }
+        #expect(larger?.description.contains("is coded as 480 × 320 pixels, its ispe 240 × 160") == true, "\(String(describing: larger))")
         // No pict handler: not an image file.
         var handler = bytes
         let pict = try #require((0..<(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == Array("pict".utf8) })
