@@ -1,7 +1,6 @@
-// libFuzzer entry point for the image header readers (JPEG, PNG, GIF, WebP, TIFF, EXIF, HEIF's meta box and the
-// HEVC parameter sets in it): any
-// bytes must give a header or an error, never a crash, a hang or a large allocation. Built by Fuzz/run.sh
-// with the pure-Swift part of Sources/Thumbnails.
+// libFuzzer entry point for the image header readers (JPEG, PNG, GIF, WebP, TIFF, EXIF, HEIF's meta box and
+// the HEVC parameter sets in it): any bytes must give a header or an error, never a crash, a hang or a large
+// allocation. Built by Fuzz/run.sh with the pure-Swift part of Sources/Thumbnails.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzImageHeader(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let source = BufferBytes(buffer: Array(UnsafeBufferPointer(start: bytes, count: count)))
