@@ -11,6 +11,22 @@
 #include <stdarg.h>
 #include <tiffio.h>
 
+// Opens `path` for reading and allocates a zeroed handle of `size` bytes to read it with; NULL with `message`
+// set, and nothing left open, when either fails.
+static void *tn_open(const char *path, size_t size, FILE **file, char message[TN_MESSAGE_SIZE]) {
+    *file = fopen(path, "rb");
+    if (!*file) {
+        snprintf(message, TN_MESSAGE_SIZE, "cannot open the file");
+        return NULL;
+    }
+    void *handle = calloc(1, size);
+    if (!handle) {
+        fclose(*file);
+        snprintf(message, TN_MESSAGE_SIZE, "out of memory");
+    }
+    return handle;
+}
+
 // MARK: JPEG
 
 struct tn_error_manager {
@@ -40,17 +56,9 @@ struct tn_jpeg {
 };
 
 tn_jpeg *tn_jpeg_open(const char *path, tn_jpeg_info *info, char message[TN_MESSAGE_SIZE]) {
-    FILE *file = fopen(path, "rb");
-    if (!file) {
-        snprintf(message, TN_MESSAGE_SIZE, "cannot open the file");
-        return NULL;
-    }
-    tn_jpeg *jpeg = calloc(1, sizeof(tn_jpeg));
-    if (!jpeg) {
-        fclose(file);
-        snprintf(message, TN_MESSAGE_SIZE, "out of memory");
-        return NULL;
-    }
+    FILE *file;
+    tn_jpeg *jpeg = tn_open(path, sizeof(tn_jpeg), &file, message);
+    if (!jpeg) return NULL;
     jpeg->file = file;
     jpeg->info.err = jpeg_std_error(&jpeg->errors.manager);
     jpeg->errors.manager.error_exit = tn_jpeg_error_exit;
@@ -205,17 +213,9 @@ static int tn_png_pass_rows(int height, int pass) {
 }
 
 tn_png *tn_png_open(const char *path, tn_png_info *info, char message[TN_MESSAGE_SIZE]) {
-    FILE *file = fopen(path, "rb");
-    if (!file) {
-        snprintf(message, TN_MESSAGE_SIZE, "cannot open the file");
-        return NULL;
-    }
-    tn_png *png = calloc(1, sizeof(tn_png));
-    if (!png) {
-        fclose(file);
-        snprintf(message, TN_MESSAGE_SIZE, "out of memory");
-        return NULL;
-    }
+    FILE *file;
+    tn_png *png = tn_open(path, sizeof(tn_png), &file, message);
+    if (!png) return NULL;
     png->file = file;
     png->message = message;
     png->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, message, tn_png_error, tn_png_warning);
