@@ -227,12 +227,16 @@ struct ImageHeaderTests {
 }
 
 @Suite("Hostile and broken images")
-struct HostileImageTests {
+final class HostileImageTests {
     let directory: URL
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("thumbnails-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
     }
 
     func write(_ name: String, _ bytes: [UInt8]) throws -> URL {
@@ -256,7 +260,6 @@ struct HostileImageTests {
 
     @Test("every fixture cut short anywhere: an error or a thumbnail of the right size, never a crash")
     func truncated() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let names = try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted()
         for name in names {
             let bytes = Array(try Data(contentsOf: fixture(name)))
@@ -271,7 +274,6 @@ struct HostileImageTests {
 
     @Test("huge declared sizes are refused before decoding; so are what the budget cannot hold")
     func bombs() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         // A PNG declaring 100,000 × 100,000 pixels, and a JPEG declaring 65,000 × 65,000.
         var png = Array(try Data(contentsOf: fixture("scene.png")))
         png.replaceSubrange(16..<24, with: [0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0])
@@ -300,7 +302,6 @@ struct HostileImageTests {
 
     @Test("every HEIF fixture with bytes overwritten anywhere: an error or a thumbnail, never a crash")
     func overwritten() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         // The grid of tiles, the embedded thumbnail, and libheif's way (alpha).
         for (name, usesEmbedded) in [("heic-grid-6.heic", false), ("heic-thumbnail.heic", true), ("heic-alpha.heic", false)] {
             let bytes = Array(try Data(contentsOf: fixture(name)))
@@ -317,7 +318,6 @@ struct HostileImageTests {
 
     @Test("HEIF's declared sizes and structure are checked before decoding")
     func heifStructure() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let bytes = Array(try Data(contentsOf: fixture("heic-grid-1.heic")))
         let ispe = try #require((0..<(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == Array("ispe".utf8) })
         // The grid's ispe declares 100,000 × 100,000 pixels.
@@ -350,7 +350,6 @@ struct HostileImageTests {
 
     @Test("not an image, an empty file, a directory, a missing file: errors that say which")
     func notImages() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let cases: [(URL, String)] = [
             (try write("text.jpg", Array("hello, world".utf8)), "unsupported: not a JPEG, PNG, GIF, WebP, HEIF or TIFF image"),
             (try write("empty.png", []), "unsupported: not a JPEG, PNG, GIF, WebP, HEIF or TIFF image"),
