@@ -29,17 +29,21 @@ extension ByteSource {
 /// Header reads never ask for more than this at once, whatever a length field claims.
 let largestHeaderRead = 1 << 16
 
-struct BufferBytes: ByteSource {
-    let buffer: [UInt8]
+/// Bytes in memory — an array, or `Data` as a share delivers it, read where it lies, not copied whole.
+struct BufferBytes<Buffer: RandomAccessCollection<UInt8>>: ByteSource where Buffer.Index == Int {
+    let buffer: Buffer
 
     func bytes(at offset: Int, count: Int, exact: Bool) throws(ThumbnailError) -> [UInt8] {
-        guard offset >= 0, count >= 0, count <= largestHeaderRead, offset <= buffer.count else { throw Self.truncated(offset) }
+        guard offset >= 0, count >= 0, count <= largestHeaderRead, offset <= buffer.count else { throw .endsEarly(at: offset) }
         let end = min(buffer.count, offset + count)
-        if exact && end - offset < count { throw Self.truncated(offset) }
-        return Array(buffer[offset..<end])
+        if exact && end - offset < count { throw .endsEarly(at: offset) }
+        // A slice of Data need not start at index 0.
+        return Array(buffer[(buffer.startIndex + offset)..<(buffer.startIndex + end)])
     }
+}
 
-    static func truncated(_ offset: Int) -> ThumbnailError {
+extension ThumbnailError {
+    static func endsEarly(at offset: Int) -> ThumbnailError {
         .corrupt("the file ends before the header does (reading at byte \(offset))")
     }
 }
@@ -65,15 +69,15 @@ final class FileBytes: ByteSource, Sendable {
     }
 
     func bytes(at offset: Int, count: Int, exact: Bool) throws(ThumbnailError) -> [UInt8] {
-        guard offset >= 0, count >= 0, count <= largestHeaderRead, offset <= size else { throw BufferBytes.truncated(offset) }
+        guard offset >= 0, count >= 0, count <= largestHeaderRead, offset <= size else { throw .endsEarly(at: offset) }
         let wanted = min(count, size - offset)
-        if exact && wanted < count { throw BufferBytes.truncated(offset) }
+        if exact && wanted < count { throw .endsEarly(at: offset) }
         var result = [UInt8](repeating: 0, count: wanted)
         var done = 0
         while done < wanted {
             let read = result.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, wanted - done, off_t(offset + done)) }
             if read < 0 && errno == EINTR { continue }
-            guard read > 0 else { throw read == 0 ? BufferBytes.truncated(offset + done) : .unreadable(String(cString: strerror(errno))) }
+            guard read > 0 else { throw read == 0 ? .endsEarly(at: offset + done) : .unreadable(String(cString: strerror(errno))) }
             done += read
         }
         return result

@@ -38,7 +38,7 @@ public struct Thumbnailer: Sendable {
 
     /// The header of an image in memory.
     public static func header(of data: Data) throws(ThumbnailError) -> ImageHeader {
-        try HeaderReader.header(of: BufferBytes(buffer: Array(data.prefix(HEIFFile.largestMeta * 2)))).header
+        try HeaderReader.header(of: BufferBytes(buffer: data)).header
     }
 
     /// The thumbnail of an image in memory, as a share's data representation delivers one. The bytes are

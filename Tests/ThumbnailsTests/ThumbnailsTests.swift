@@ -193,6 +193,10 @@ struct ImageHeaderTests {
             #expect(try Thumbnailer.header(of: fixture(name)) == header, "\(name)")
             #expect(try Thumbnailer.header(of: Data(contentsOf: fixture(name))) == header, "\(name) in memory")
         }
+        // Data that is a slice of a larger buffer starts at an index other than 0.
+        let slice = (Data([0xFF]) + (try Data(contentsOf: fixture("heic-grid-6.heic")))).dropFirst()
+        #expect(slice.startIndex == 1)
+        #expect(try Thumbnailer.header(of: slice) == Thumbnailer.header(of: fixture("heic-grid-6.heic")))
     }
 
     @Test("HEVC: the picture size of a sequence parameter set, emulation prevention bytes removed")
