@@ -112,8 +112,8 @@ struct HEVCImage: Sendable {
         case "hvc1":
             (tiles, columns, tileWidth, tileHeight) = ([item], 1, width, height)
         case "grid":
-            let description = try Self.data(of: item, in: file, from: source, limit: 12)
-            var fields = BoxReader(description)
+            var description = ExtentReader(source: source, extents: try file.extents(of: item))
+            var fields = BoxReader(try description.read(min(12, description.remaining)))
             try fields.skip(1)
             let large = try fields.uint8() & 1 != 0
             let rows = Int(try fields.uint8()) + 1
@@ -164,15 +164,6 @@ struct HEVCImage: Sendable {
             if case .hevcConfiguration = file.properties[association.index] { return true }
             return false
         }
-    }
-
-    /// The bytes of a small item (a grid's description), at most `limit`.
-    private static func data(of id: UInt32, in file: HEIFFile, from source: FileBytes, limit: Int) throws(ThumbnailError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        for extent in try file.extents(of: id) where bytes.count < limit {
-            bytes += try source.bytes(at: extent.offset, count: min(extent.length, limit - bytes.count))
-        }
-        return bytes
     }
 
     func decode(_ request: DecodeRequest, size output: (width: Int, height: Int), orientation: ImageOrientation,
