@@ -5,9 +5,11 @@ import Glibc
 import Darwin
 #endif
 
-/// What every decoder is asked: the file, its header, the output size, and the limits.
+/// What every decoder is asked: the file (its path for the C libraries that open it themselves, and the file
+/// already open for those read through it), the output size, the orientation, and the limits.
 struct DecodeRequest {
     let path: String
+    let file: FileBytes
     let maxPixelSize: Int
     let orientation: ImageOrientation
     let memoryBudget: Int
@@ -275,7 +277,7 @@ enum WebPDecoder {
     private static let chunk = 64 << 10
 
     static func decode(_ request: DecodeRequest) throws(ThumbnailError) -> Resampler {
-        let file = try FileBytes(path: request.path)
+        let file = request.file
         let start = try file.bytes(at: 0, count: chunk, exact: false)
         var features = WebPBitstreamFeatures()
         guard WebPGetFeatures(start, start.count, &features) == VP8_STATUS_OK else { throw .corrupt("WebP: the bitstream's header is invalid") }

@@ -7,7 +7,7 @@ import Foundation
 /// the resampler, which turns them by the item's rotation and mirroring; anything else (AV1, alpha,
 /// cropping, deeper than 8 bits) goes through libheif, which decodes the whole image at once and turns it.
 enum HEIFDecoder {
-    static func decode(_ request: DecodeRequest, file: HEIFFile, source: FileBytes, appliesOrientation: Bool,
+    static func decode(_ request: DecodeRequest, file: HEIFFile, appliesOrientation: Bool,
                        usingEmbedded: Bool) throws(ThumbnailError) -> Resampler {
         let (width, height) = try file.size(of: file.primary)
         let (outWidth, outHeight) = request.outputSize(width: width, height: height)
@@ -21,7 +21,7 @@ enum HEIFDecoder {
         let why = chosen == nil ? "decoding this HEIF image, which has no embedded thumbnail as large as asked," : "decoding this HEIF thumbnail"
         // The output has the image's proportions, whatever a thumbnail's rounding gave it.
         let output = (width: outWidth, height: outHeight)
-        if let image = try HEVCImage(file, item: item, source: source) {
+        if let image = try HEVCImage(file, item: item, source: request.file) {
             return try image.decode(request, size: output, orientation: orientation, why: why)
         }
         return try decodeWithLibheif(request, item: item, isPrimary: chosen == nil, appliesTransformations: appliesOrientation, why: why)

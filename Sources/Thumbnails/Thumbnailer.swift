@@ -44,10 +44,6 @@ public struct Thumbnailer: Sendable {
     /// The thumbnail of an image in memory, as a share's data representation delivers one. The bytes are
     /// written to a temporary file first, so that every decoder reads one way, a band at a time.
     public func thumbnail(of data: Data) throws(ThumbnailError) -> Thumbnail {
-        try Self.withTemporaryFile(data) { file throws(ThumbnailError) in try thumbnail(of: file) }
-    }
-
-    private static func withTemporaryFile<T>(_ data: Data, _ body: (URL) throws(ThumbnailError) -> T) throws(ThumbnailError) -> T {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("thumbnail-\(UUID().uuidString)")
         do {
             try data.write(to: file, options: .withoutOverwriting)
@@ -55,7 +51,7 @@ public struct Thumbnailer: Sendable {
             throw .unwritable("cannot keep the image's bytes in a temporary file: \(error.localizedDescription)")
         }
         defer { try? FileManager.default.removeItem(at: file) }
-        return try body(file)
+        return try thumbnail(of: file)
     }
 
     /// The thumbnail of the image at `url` (the first frame of an animation).
@@ -66,7 +62,7 @@ public struct Thumbnailer: Sendable {
         guard header.width <= pixelLimit / max(header.height, 1) else {
             throw .tooManyPixels(width: header.width, height: header.height, limit: pixelLimit)
         }
-        let request = DecodeRequest(path: url.path, maxPixelSize: maxPixelSize,
+        let request = DecodeRequest(path: url.path, file: file, maxPixelSize: maxPixelSize,
                                     orientation: appliesOrientation ? header.orientation : .up, memoryBudget: memoryBudget)
         let resampler: Resampler
         switch header.format {
@@ -76,7 +72,7 @@ public struct Thumbnailer: Sendable {
         case .webp: resampler = try WebPDecoder.decode(request)
         case .tiff: resampler = try TIFFDecoder.decode(request)
         case .heif:
-            resampler = try HEIFDecoder.decode(request, file: heif!, source: file, appliesOrientation: appliesOrientation,
+            resampler = try HEIFDecoder.decode(request, file: heif!, appliesOrientation: appliesOrientation,
                                                usingEmbedded: usesEmbeddedThumbnail)
         }
         let upright = resampler.orientation.swapsAxes ? (resampler.height, resampler.width) : (resampler.width, resampler.height)
