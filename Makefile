@@ -21,7 +21,7 @@ demo: deps
 	@Examples/demo.sh
 
 # Tests of concurrent code run a second time under the thread sanitizer (its own build folder).
-TSAN_TESTS := SharingFilesTests|OpenItemProviderTests|SharingShimTests|ShareIntakeTests|ShareInboxTests|heifOrientations
+TSAN_TESTS := SharingSystemTests|ContentTypesTests|OpenItemProviderTests|SharingShimTests|ShareIntakeTests|ShareInboxTests|heifOrientations
 
 test: deps
 	$(SWIFT) build --build-tests

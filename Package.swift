@@ -29,18 +29,22 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         .target(name: "PropertyLists", swiftSettings: strictSettings),
         .target(name: "CSharingSystem"),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // The only module that calls the operating system.
         .target(
-            name: "SharingFiles",
-            dependencies: [
-                "CSharingSystem",
-                .target(name: "COpenSSL", condition: .when(platforms: nonApplePlatforms)),
-                .target(name: "OpenUniformTypeIdentifiers", condition: .when(platforms: nonApplePlatforms)),
-            ],
+            name: "SharingSystem",
+            dependencies: ["CSharingSystem", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strictSettings
+        ),
+        // Naming and sniffing files by type: the platform's UTType, no system calls.
+        .target(
+            name: "ContentTypes",
+            dependencies: [.target(name: "OpenUniformTypeIdentifiers", condition: .when(platforms: nonApplePlatforms))],
             swiftSettings: strictSettings
         ),
         .target(
@@ -51,7 +55,7 @@ let package = Package(
         .target(
             name: "OpenItemProvider",
             dependencies: [
-                "OpenUniformTypeIdentifiers", "PropertyLists", "SharingFiles",
+                "OpenUniformTypeIdentifiers", "PropertyLists", "SharingSystem", "ContentTypes",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: strictSettings
@@ -64,22 +68,30 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .target(name: "HostProfiles", dependencies: ["SharingShim", "SharingFiles"], swiftSettings: strictSettings),
-        .target(name: "ExtensionManifest", dependencies: ["SharingShim", "SharingFiles", "PropertyLists"], swiftSettings: strictSettings),
-        .target(name: "ShareInbox", dependencies: ["SharingFiles"], swiftSettings: strictSettings),
-        .target(name: "ShareIntake", dependencies: ["SharingShim", "ShareInbox", "SharingFiles", "Thumbnails"], swiftSettings: strictSettings),
+        .target(name: "HostProfiles", dependencies: ["SharingShim", "SharingSystem"], swiftSettings: strictSettings),
+        .target(name: "ExtensionManifest", dependencies: ["SharingShim", "SharingSystem", "PropertyLists"], swiftSettings: strictSettings),
+        .target(
+            name: "ShareInbox",
+            dependencies: [
+                "SharingSystem", .product(name: "SystemPackage", package: "swift-system"),
+                .target(name: "COpenSSL", condition: .when(platforms: nonApplePlatforms)),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(name: "ShareIntake", dependencies: ["SharingShim", "ShareInbox", "ContentTypes", "Thumbnails"], swiftSettings: strictSettings),
         // Debian's libjpeg62-turbo-dev, libpng-dev, libgif-dev, libwebp-dev and libheif-dev (opened when needed).
         .target(
             name: "CThumbnailCodecs",
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("webp"), .linkedLibrary("de265"),
                             .linkedLibrary("dl")]
         ),
-        .target(name: "Thumbnails", dependencies: ["CThumbnailCodecs"], swiftSettings: strictSettings),
+        .target(name: "Thumbnails", dependencies: ["CThumbnailCodecs", "SharingSystem", "ContentTypes"], swiftSettings: strictSettings),
         .executableTarget(
             name: "sharing",
             dependencies: [
                 "SharingShim",
-                "SharingFiles",
+                "SharingSystem",
+                "ContentTypes",
                 "HostProfiles",
                 "ExtensionManifest",
                 "ShareInbox",
@@ -104,8 +116,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "SharingFilesTests",
-            dependencies: ["SharingFiles", .product(name: "PropertyBased", package: "swift-property-based")],
+            name: "SharingSystemTests",
+            dependencies: [
+                "SharingSystem", .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ContentTypesTests",
+            dependencies: ["ContentTypes", "SharingShim", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -132,7 +152,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ShareInboxTests",
-            dependencies: ["ShareInbox", "SharingFiles"],
+            dependencies: ["ShareInbox", "SharingSystem", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -142,13 +162,13 @@ let package = Package(
         ),
         .testTarget(
             name: "ThumbnailsTests",
-            dependencies: ["Thumbnails"],
+            dependencies: ["Thumbnails", "SharingSystem", .product(name: "SystemPackage", package: "swift-system")],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "SharingCLITests",
-            dependencies: ["sharing", "SharingFiles"],
+            dependencies: ["sharing", "ShareInbox"],
             swiftSettings: strictSettings
         ),
     ]

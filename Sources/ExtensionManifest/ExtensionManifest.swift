@@ -1,6 +1,6 @@
 public import Foundation
 package import PropertyLists
-import SharingFiles
+import SharingSystem
 
 /// An app extension's Info.plist, read into the `NSExtension` keys that decide what the extension is and
 /// when the system offers it.
@@ -29,11 +29,15 @@ public struct ExtensionManifest: Sendable {
         }
         let data: Data
         do {
-            data = try FileReader.readAll(file.relativePath) { $0 <= maximumSize }
-        } catch where error.code == .cancelled {
-            throw ManifestError(path: file.relativePath, message: "larger than \(maximumSize >> 20) MiB: not an Info.plist")
+            data = try OpenFile.reading(file).readAll(limit: maximumSize)
         } catch {
-            throw ManifestError(path: file.relativePath, message: "cannot read the file: \(error.errno.map(Syscall.message) ?? error.detail ?? "\(error)")")
+            if case .limitExceeded = error.code {
+                throw ManifestError(path: file.relativePath, message: "larger than \(maximumSize >> 20) MiB: not an Info.plist")
+            }
+            if case .system(let number) = error.code {
+                throw ManifestError(path: file.relativePath, message: "cannot read the file: \(number)")
+            }
+            throw ManifestError(path: file.relativePath, message: "cannot read the file: \(error)")
         }
         return try ExtensionManifest(data: data, path: file.relativePath)
     }

@@ -1,5 +1,4 @@
 public import Foundation
-import SharingFiles
 import SharingShim
 
 /// What a user shares: files, web URLs, text, and a title (a page's, a note's).
@@ -70,7 +69,7 @@ extension HostProfile {
 
     /// A file representation of a file as its extension types it (a directory as a directory).
     static func fileRepresentation(_ url: URL, provide: ShareFixture.Provision = .file, fault: ShareFixture.Fault? = nil) -> ShareFixture.Representation {
-        let type = contentType(ofFileAt: url.path)
+        let type = ((try? url.resourceValues(forKeys: [.contentTypeKey]))?.contentType ?? .data)
         let isDirectory = type.conforms(to: .directory)
         return ShareFixture.Representation(type: type.identifier, provide: isDirectory ? .directory : provide,
                                            payload: .file(url.path), fault: fault)
@@ -85,7 +84,7 @@ extension HostProfile {
     }
 
     static func isImageOrMovie(_ url: URL) -> Bool {
-        let type = contentType(ofFileAt: url.path)
+        let type = ((try? url.resourceValues(forKeys: [.contentTypeKey]))?.contentType ?? .data)
         return type.conforms(to: .image) || type.conforms(to: .movie)
     }
 }

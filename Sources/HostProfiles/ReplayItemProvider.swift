@@ -1,5 +1,4 @@
 public import Foundation
-import SharingFiles
 public import SharingShim
 
 /// An item provider built from a fixture's attachment: every representation registered as the fixture

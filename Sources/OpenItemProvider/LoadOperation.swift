@@ -1,5 +1,5 @@
 import Foundation
-import SharingFiles
+import SharingSystem
 
 /// What a load produced, before the consumer sees it.
 enum LoadedValue: @unchecked Sendable {

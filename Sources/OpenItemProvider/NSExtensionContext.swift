@@ -1,4 +1,5 @@
 public import Foundation
+import SharingSystem
 
 /// What an extension's request is about and how it ends: the host's input items, and exactly one of
 /// `completeRequest(returningItems:completionHandler:)` or `cancelRequest(withError:)`.
@@ -38,7 +39,7 @@ open class NSExtensionContext: NSObject, @unchecked Sendable {
     /// Stands in for `NSExtensionContext.completeRequest(returningItems:completionHandler:)`.
     open func completeRequest(returningItems items: [Any]?, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
         guard end(.completed(returnedItems: items ?? []), by: "completeRequest(returningItems:)") else { return }
-        if let completionHandler { DispatchQueue.global().async { completionHandler(false) } }
+        if let completionHandler { BlockingThreads.submit { completionHandler(false) } }
     }
 
     /// Ends the request with an error (use `NSUserCancelledError` in `NSCocoaErrorDomain` when the user
@@ -53,7 +54,7 @@ open class NSExtensionContext: NSObject, @unchecked Sendable {
     /// `openURLHandler`; without one, it refuses.
     open func open(_ url: URL, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
         let opener = lock.withLock { urlOpener }
-        DispatchQueue.global().async { completionHandler?(opener?(url) ?? false) }
+        BlockingThreads.submit { completionHandler?(opener?(url) ?? false) }
     }
 
     /// Async form of `completeRequest(returningItems:completionHandler:)`, as Swift imports it.

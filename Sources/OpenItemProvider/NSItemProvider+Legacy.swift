@@ -1,5 +1,5 @@
 public import Foundation
-import SharingFiles
+import SharingSystem
 
 /// The first-generation API, which real extension code still calls. In Swift it hands over whatever
 /// object was registered — a URL, data, a string — without coercing it to what the caller hoped for.
@@ -27,7 +27,7 @@ extension NSItemProvider {
     /// Stands in for `NSItemProvider.init?(contentsOf:)`.
     public convenience init?(contentsOf fileURL: URL!) {
         guard let fileURL, fileURL.isFileURL, FileManager.default.fileExists(atPath: fileURL.path) else { return nil }
-        self.init(contentsOf: fileURL, contentType: contentType(ofFileAt: fileURL.path))
+        self.init(contentsOf: fileURL, contentType: nil)
     }
 
     func registerItemImplementation(forTypeIdentifier typeIdentifier: String, loadHandler: @escaping NSItemProvider.LoadHandler) {
@@ -40,11 +40,11 @@ extension NSItemProvider {
         let once = Once(completionHandler)
         guard let representation = representation(conformingTo: type) else {
             let error = Self.error(.itemUnavailableError, "No item conforms to \(typeIdentifier); the item provider has \(availableTypesDescription).")
-            DispatchQueue.global().async { once.call(nil, error) }
+            BlockingThreads.submit { once.call(nil, error) }
             return
         }
         let options = UncheckedBox(options)
-        DispatchQueue.global().async {
+        BlockingThreads.submit {
             switch representation.source {
             case .item(let handler):
                 handler({ item, error in once.call(item, error) }, nil, options.value)
@@ -72,13 +72,13 @@ extension NSItemProvider {
     func loadPreviewImageImplementation(options: [AnyHashable: Any]! = [:], completionHandler: NSItemProvider.CompletionHandler!) {
         let once = Once(completionHandler)
         guard let handler = previewImageHandler else {
-            DispatchQueue.global().async {
+            BlockingThreads.submit {
                 once.call(nil, Self.error(.itemUnavailableError, "The item provider has no preview image handler."))
             }
             return
         }
         let options = UncheckedBox(options)
-        DispatchQueue.global().async {
+        BlockingThreads.submit {
             handler({ item, error in once.call(item, error) }, nil, options.value)
         }
     }

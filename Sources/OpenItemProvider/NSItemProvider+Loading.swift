@@ -1,7 +1,8 @@
 public import Foundation
 public import OpenUniformTypeIdentifiers
 import PropertyLists
-import SharingFiles
+import ContentTypes
+import SharingSystem
 import ZIPFoundation
 
 /// Loading: any way of providing bridges to any way of consuming, as Apple's `NSItemProvider` does.
@@ -91,12 +92,12 @@ extension NSItemProvider {
         guard let representation = representation(conformingTo: type) else {
             let error = Self.error(.itemUnavailableError,
                                    "No representation conforms to \(type.identifier); the item provider has \(availableTypesDescription).")
-            DispatchQueue.global().async { operation.fail(error) }
+            BlockingThreads.submit { operation.fail(error) }
             return operation.progress
         }
         let naming = Naming(suggestedName: suggestedName, type: representation.type, eligibility: openInPlaceEligibility,
-                            temporaryRoot: temporaryDirectory?.path)
-        DispatchQueue.global().async {
+                            temporaryRoot: temporaryDirectory)
+        BlockingThreads.submit {
             Self.run(representation, as: requested, naming: naming, operation: operation)
         }
         return operation.progress
@@ -107,9 +108,9 @@ extension NSItemProvider {
         var suggestedName: String?
         var type: UTType
         var eligibility: @Sendable (URL) -> Bool
-        var temporaryRoot: String?
+        var temporaryRoot: URL?
 
-        func makeTemporaryDirectory() throws(FileSystemError) -> TemporaryDirectory {
+        func makeTemporaryDirectory() throws(SystemError) -> TemporaryDirectory {
             try TemporaryDirectory(in: temporaryRoot)
         }
 
@@ -198,23 +199,24 @@ extension NSItemProvider {
     /// A file from the provider, valid only until this returns: opened in place, copied, or read.
     private static func received(file url: URL, registeredInPlace: Bool, as requested: Requested, naming: Naming, operation: LoadOperation) {
         let path = url.path
-        guard url.isFileURL, let status = try? Syscall.status(path) else {
+        guard url.isFileURL, let status = try? FileSystem.status(url) else {
             return operation.fail(Self.error(.itemUnavailableError, "The item provider's file \(path) for \(naming.type.identifier) does not exist."))
         }
-        let isDirectory = Syscall.isDirectory(status)
+        let isDirectory = status.kind == .directory
         if requested == .openInPlace && registeredInPlace && !isDirectory && naming.eligibility(url) {
             operation.finish(.success(.file(url, openedInPlace: true, temporary: nil)))
             return
         }
-        let total = isDirectory ? TreeCopier.size(of: path) : Int64(status.st_size)
-        let stage = operation.beginStage(share: 50, total: total)
-        let keepGoing: (Int64) -> Bool = { bytes in
-            stage.completedUnitCount = bytes
-            return !operation.isCancelled
-        }
         do {
+            let total = isDirectory ? try TreeCopier.size(of: url) : status.size
+            let stage = operation.beginStage(share: 50, total: total)
+            let keepGoing: (Int64) -> Bool = { bytes in
+                stage.completedUnitCount = bytes
+                return !operation.isCancelled
+            }
             if requested == .data {
-                let data = isDirectory ? try zipData(of: url, naming: naming, operation: operation) : try FileReader.readAll(path, progress: keepGoing)
+                let data = isDirectory ? try zipData(of: url, naming: naming, operation: operation)
+                    : try OpenFile.reading(url).readAll(progress: keepGoing)
                 stage.completedUnitCount = stage.totalUnitCount
                 operation.finish(.success(.data(data)))
                 return
@@ -223,9 +225,9 @@ extension NSItemProvider {
             let destination = temporary.url.appendingPathComponent(naming.fileName(providerName: url.lastPathComponent))
             do {
                 if isDirectory {
-                    _ = try TreeCopier.copyTree(from: path, to: destination.path, progress: keepGoing)
+                    _ = try TreeCopier.copyTree(from: url, to: destination, progress: keepGoing)
                 } else {
-                    try FileCopier.copyFile(from: path, to: destination.path, progress: keepGoing)
+                    try FileCopier.copyFile(from: url, to: destination, progress: keepGoing)
                 }
             } catch {
                 temporary.remove()
@@ -233,7 +235,7 @@ extension NSItemProvider {
             }
             stage.completedUnitCount = stage.totalUnitCount
             operation.finish(.success(.file(destination, openedInPlace: false, temporary: temporary)))
-        } catch let error as FileSystemError where error.code == .cancelled {
+        } catch let error as SystemError where error.code == .cancelled {
             operation.fail(NSItemProvider.cancellationError)
         } catch {
             operation.fail(Self.error(.unknownError, "Cannot load \(path) as \(naming.type.identifier): \(error)", underlying: error))
@@ -247,8 +249,8 @@ extension NSItemProvider {
         let archive = temporary.url.appendingPathComponent("archive.zip")
         let progress = SynchronizedProgress(totalUnitCount: 1)
         try FileManager().zipItem(at: directory, to: archive, shouldKeepParent: true, compressionMethod: .deflate, progress: progress)
-        if operation.isCancelled { throw FileSystemError(.cancelled, operation: "archive", path: directory.path) }
-        return try FileReader.readAll(archive.path)
+        if operation.isCancelled { throw SystemError(.read, .cancelled, path: directory.path) }
+        return try OpenFile.reading(archive).readAll()
     }
 
     /// A legacy item: turned into what the consumer asked for where a conversion makes sense.

@@ -1,5 +1,5 @@
 public import Foundation
-import SharingFiles
+import SharingSystem
 import OpenUniformTypeIdentifiers
 
 extension NSItemProvider {
@@ -12,7 +12,7 @@ extension NSItemProvider {
         guard let representation = readableRepresentation(for: aClass) else {
             let error = Self.error(.unavailableCoercionError,
                                    "\(aClass) reads \(aClass.readableTypeIdentifiersForItemProvider.joined(separator: ", ")); the item provider has \(availableTypesDescription).")
-            DispatchQueue.global().async { completionHandler(nil, error) }
+            BlockingThreads.submit { completionHandler(nil, error) }
             let progress = SynchronizedProgress(totalUnitCount: 1)
             progress.completedUnitCount = 1
             return progress

@@ -1,6 +1,6 @@
 public import Foundation
 public import OpenUniformTypeIdentifiers
-import SharingFiles
+import SharingSystem
 
 extension NSItemProvider {
     // MARK: By type identifier
@@ -50,7 +50,7 @@ extension NSItemProvider {
     public convenience init(contentsOf fileURL: URL, contentType: UTType?, openInPlace: Bool = false,
                             coordinated: Bool = false, visibility: NSItemProviderRepresentationVisibility = .all) {
         self.init()
-        let type = contentType ?? SharingFiles.contentType(ofFileAt: fileURL.path)
+        let type = contentType ?? (try? fileURL.resourceValues(forKeys: [.contentTypeKey]))?.contentType ?? .data
         registerFileRepresentation(for: type, visibility: visibility, openInPlace: openInPlace) { completion in
             completion(fileURL, coordinated, nil)
             return nil

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A read-only map from strings, compared case-insensitively, to lists of type numbers.
 ///
 /// Built once from the system table; a lookup hashes the key's UTF-8 bytes while folding ASCII letters to
@@ -93,9 +85,7 @@ struct CaseFoldedIndex: Sendable {
 
     private func matches(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, alreadyLower: Bool) -> Bool {
         keyBytes.withUnsafeBufferPointer { stored in
-            if alreadyLower, let base = bytes.baseAddress, let storedBase = stored.baseAddress {
-                return memcmp(base, storedBase + start, bytes.count) == 0
-            }
+            if alreadyLower { return bytes.elementsEqual(stored[start..<(start + bytes.count)]) }
             for offset in 0..<bytes.count where Self.fold(bytes[offset]) != stored[start + offset] { return false }
             return true
         }

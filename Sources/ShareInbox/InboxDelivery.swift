@@ -1,44 +1,46 @@
 public import Foundation
-import SharingFiles
+import SharingSystem
+import SystemPackage
 
-/// An item being written under the inbox's `tmp/`: put the payload in `payloadDirectory` (one file or one
-/// directory, named as the manifest says) and any previews in `makePreviewsDirectory()`, then `deliver` it.
+/// An item being written under the inbox's `tmp/`. The inbox owns every write into it: copy or write the
+/// payload, add previews, then `deliver` — which names the payload, records its kind, size and hash as the
+/// inbox measured them, makes the whole item durable and moves it into `new/` in one rename.
+///
 /// Released undelivered, or `discard`ed, it is removed; if the process dies first, `collectGarbage` removes it.
 public final class InboxDelivery: Sendable {
     public let id: String
     /// The item's directory under `tmp/`.
-    public let directory: URL
+    let directory: URL
     private let inbox: ShareInbox
-    private let state = NSLock()
-    private nonisolated(unsafe) var ended = false
+    private let state = Locked(State())
 
-    public var payloadDirectory: URL { directory.appendingPathComponent("payload", isDirectory: true) }
-
-    /// The item's `previews/` directory, made when first asked for (most items have none).
-    public func makePreviewsDirectory() throws(InboxError) -> URL {
-        let previews = directory.appendingPathComponent("previews", isDirectory: true)
-        try InboxError.wrap {
-            if try Syscall.linkStatus(previews.path) == nil { try Syscall.makeDirectory(previews.path, mode: 0o700) }
-        }
-        return previews
+    private struct State {
+        var ended = false
+        var payload: Payload?
+        var previews: [InboxManifest.Preview] = []
     }
 
+    /// The payload's name until it is delivered, when the manifest's name replaces it.
+    static let stagingName = ".incoming"
+
+    private var payloadDirectory: URL { directory.appending(component: "payload", directoryHint: .isDirectory) }
+    private var staging: URL { payloadDirectory.appending(component: Self.stagingName) }
+
     /// The identifiers of this process's deliveries in progress, which garbage collection leaves alone.
-    private nonisolated(unsafe) static var open: Set<String> = []
-    private static let openLock = NSLock()
+    private static let open = Locked(Set<String>())
 
     static func isOpen(_ id: String) -> Bool {
-        openLock.withLock { open.contains(id) }
+        open.withLock { $0.contains(id) }
     }
 
     init(inbox: ShareInbox, id: String) throws(InboxError) {
         self.inbox = inbox
         self.id = id
-        self.directory = URL(fileURLWithPath: inbox.tmp + "/" + id, isDirectory: true)
-        Self.openLock.withLock { _ = Self.open.insert(id) }
+        self.directory = inbox.tmp.appending(component: id, directoryHint: .isDirectory)
+        Self.open.withLock { _ = $0.insert(id) }
         do {
-            try Syscall.makeDirectory(directory.path, mode: 0o700)
-            try Syscall.makeDirectory(payloadDirectory.path, mode: 0o700)
+            try FileSystem.createDirectory(directory)
+            try FileSystem.createDirectory(payloadDirectory)
         } catch {
             end()
             throw InboxError(error)
@@ -49,33 +51,181 @@ public final class InboxDelivery: Sendable {
         end()
     }
 
+    // MARK: The payload
+
+    /// What a delivery holds as its payload, measured by the inbox as it was written.
+    public struct Payload: Sendable, Equatable {
+        public var kind: InboxManifest.Kind
+        /// Bytes of the file, or of all regular files in the tree.
+        public var size: Int64
+        /// The SHA-256 of the file, or of the tree (see `InboxManifest.sha256`), in hexadecimal.
+        public var sha256: String
+        /// What a tree copy left out and why (links leading out of it, devices).
+        public var leftOut: [String]
+    }
+
+    /// A file or directory to copy in, opened (a file) or checked (a directory) before anything is copied,
+    /// so that a caller can refuse it by its kind and size — and what was measured is what is copied.
+    public struct Source: Sendable {
+        public let kind: InboxManifest.Kind
+        /// Bytes of the file, or of all regular files in the tree.
+        public let size: Int64
+        let url: URL
+        let file: OpenFile?
+    }
+
+    /// Opens what `url` names (following a link at its end) as a payload to copy: a regular file or a
+    /// directory, nothing else (a FIFO or device is refused without reading it).
+    ///
+    /// - Throws: `InboxError` with `.sourceMissing`, `.sourceUnreadable`, `.sourceNotAFile`, or
+    ///   `.fileSystem` for anything else the system refused.
+    public func openSource(_ url: URL) throws(InboxError) -> Source {
+        let file: OpenFile, status: FileStatus
+        do throws(SystemError) {
+            file = try OpenFile.reading(url, regularOnly: false)
+            status = try file.status()
+        } catch {
+            switch error.code {
+            case .system(.noSuchFileOrDirectory), .system(.notDirectory):
+                throw InboxError(.sourceMissing, "\(url.path) does not exist", path: url.path, underlying: error)
+            case .system(.permissionDenied), .system(.notPermitted):
+                throw InboxError(.sourceUnreadable, "\(url.path) cannot be read here", path: url.path, underlying: error)
+            default:
+                throw InboxError(error)
+            }
+        }
+        switch status.kind {
+        case .regular:
+            return Source(kind: .file, size: status.size, url: url, file: file)
+        case .directory:
+            return Source(kind: .directory, size: try InboxError.wrap { () throws(SystemError) in try TreeCopier.size(of: url) }, url: url, file: nil)
+        case .symbolicLink, .other:
+            throw InboxError(.sourceNotAFile, "\(url.path) is neither a regular file nor a directory", path: url.path)
+        }
+    }
+
+    /// Copies a source in as the payload, hashing it as it is written, and replacing any payload before it.
+    /// A large file is flushed to disk as it is copied, the flush overlapping the hash.
+    ///
+    /// Blocks until done: call it where a host's file is valid, inside the load's completion handler.
+    ///
+    /// - Parameter progress: told the bytes copied so far; returning `false` cancels (`.cancelled`).
+    public func copyPayload(from source: Source, progress: (Int64) -> Bool = { _ in true }) throws(InboxError) -> Payload {
+        try checkOpen()
+        removePayload()
+        let payload = try InboxError.wrap { () throws(SystemError) -> Payload in
+            guard let file = source.file else {
+                let result = try TreeCopier.copyTree(from: source.url, to: staging, progress: progress)
+                return Payload(kind: .directory, size: result.bytes, sha256: try ContentHash.hash(treeAt: staging),
+                               leftOut: result.skipped.map { "left out \($0.path): \($0.reason)" })
+            }
+            let hasher = SharedHasher()
+            let large = source.size > Int64(FileCopier.chunkSize)
+            let result = try FileCopier.copy(from: file, to: staging, durable: large, progress: progress) { hasher.update($0) }
+            return Payload(kind: .file, size: result.bytes, sha256: hasher.finalize(), leftOut: [])
+        }
+        state.withLock { $0.payload = payload }
+        return payload
+    }
+
+    /// Writes bytes as the payload, replacing any payload before it.
+    public func writePayload(_ data: Data) throws(InboxError) -> Payload {
+        try checkOpen()
+        removePayload()
+        try InboxError.wrap { () throws(SystemError) in try OpenFile.creating(staging).write(data) }
+        var hasher = SHA256Hasher()
+        data.withUnsafeBytes { hasher.update($0) }
+        let payload = Payload(kind: .file, size: Int64(data.count), sha256: hasher.finalize(), leftOut: [])
+        state.withLock { $0.payload = payload }
+        return payload
+    }
+
+    /// Up to `count` bytes from the start of the payload file (fewer when it is shorter), to sniff or parse;
+    /// empty for a directory.
+    public func payloadPrefix(_ count: Int) throws(InboxError) -> [UInt8] {
+        guard let payload = state.withLock({ $0.payload }) else { throw InboxError(.noPayload, "the delivery \(id) has no payload yet") }
+        guard payload.kind == .file else { return [] }
+        return try InboxError.wrap { () throws(SystemError) in
+            try OpenFile.reading(staging, followingLinks: false).bytes(at: 0, count: min(count, Int(payload.size)))
+        }
+    }
+
+    /// Where the payload is until it is delivered, for reading it (to make previews); `nil` before there is one.
+    public var payloadURL: URL? {
+        state.withLock { $0.payload == nil ? nil : staging }
+    }
+
+    /// Removes the payload, to try another way of receiving it.
+    public func removePayload() {
+        state.withLock { $0.payload = nil }
+        try? FileSystem.removeTree(staging)
+    }
+
+    // MARK: Previews
+
+    /// Makes previews of the payload: `make` writes image files into the directory it is given and returns
+    /// what it wrote. It runs on a thread for blocking work, never on Swift concurrency's few. The inbox
+    /// records each preview that is a regular file of a plain name in that directory.
+    ///
+    /// - Throws: `InboxError` when the directory cannot be made, a preview is not there, or `make` threw
+    ///   (its error is rethrown unchanged).
+    public func addPreviews(_ make: @escaping @Sendable (_ payload: URL, _ directory: URL) throws -> [InboxManifest.Preview]) async throws -> [InboxManifest.Preview] {
+        try checkOpen()
+        let previews = directory.appending(component: "previews", directoryHint: .isDirectory)
+        guard let payload = payloadURL else { throw InboxError(.noPayload, "the delivery \(id) has no payload to preview") }
+        let made = try await BlockingThreads.run { () throws -> [InboxManifest.Preview] in
+            try InboxError.wrap { () throws(SystemError) in
+                if try FileSystem.status(previews, followingLinks: false) == nil { try FileSystem.createDirectory(previews) }
+            }
+            let made = try make(payload, previews)
+            for preview in made {
+                guard Self.isPlainName(preview.name) else {
+                    throw InboxError(.invalidName, "the preview name \(preview.name.debugDescription) is not a plain file name")
+                }
+                let file = previews.appending(component: preview.name)
+                guard try InboxError.wrap({ () throws(SystemError) in try FileSystem.status(file, followingLinks: false)?.kind == .regular }) else {
+                    throw InboxError(.noPayload, "no preview file named \(preview.name)", path: file.path)
+                }
+            }
+            return made
+        }
+        state.withLock { $0.previews += made }
+        return made
+    }
+
+    // MARK: Ending
+
     /// Removes the item (nothing once it is delivered).
     public func discard() {
         end()
     }
 
-    private func end() {
-        let first = state.withLock { () -> Bool in
-            defer { ended = true }
-            return !ended
-        }
-        guard first else { return }
-        try? Syscall.removeTree(directory.path)
-        Self.openLock.withLock { _ = Self.open.remove(id) }
+    private func checkOpen() throws(InboxError) {
+        if state.withLock({ $0.ended }) { throw InboxError(.deliveryEnded, "the delivery \(id) has already ended", path: directory.path) }
     }
 
-    /// Writes the manifest (with this item's identifier and the time), makes the whole item durable, and
-    /// moves it into `new/` in one rename.
+    private func end() {
+        let first = state.withLock { state -> Bool in
+            defer { state.ended = true }
+            return !state.ended
+        }
+        guard first else { return }
+        try? FileSystem.removeTree(directory)
+        Self.open.withLock { _ = $0.remove(id) }
+    }
+
+    /// Names the payload as the manifest says, writes the manifest with what the inbox measured (identifier,
+    /// time, kind, size, hash, previews), makes the whole item durable, and moves it into `new/` in one
+    /// rename. The work runs on a thread for blocking work.
     ///
-    /// - Throws: `InboxError` when the payload the manifest names is not there, or writing fails; the
-    ///   item is then removed.
-    public func deliver(_ manifest: InboxManifest) throws(InboxError) -> InboxItem {
-        let alreadyEnded = state.withLock { ended }
-        guard !alreadyEnded else { throw InboxError("the delivery \(id) has already ended", path: directory.path) }
+    /// - Throws: `InboxError` (`.noPayload`, `.invalidName`, `.fileSystem`, `.deliveryEnded`); the item is
+    ///   then removed.
+    public func deliver(_ manifest: InboxManifest) async throws(InboxError) -> InboxItem {
+        try checkOpen()
         do {
-            let item = try write(manifest)
-            state.withLock { ended = true }
-            Self.openLock.withLock { _ = Self.open.remove(id) }
+            let item = try await BlockingThreads.run { () throws(InboxError) in try self.write(manifest) }
+            state.withLock { $0.ended = true }
+            Self.open.withLock { _ = $0.remove(id) }
             return item
         } catch {
             end()
@@ -84,37 +234,41 @@ public final class InboxDelivery: Sendable {
     }
 
     private func write(_ manifest: InboxManifest) throws(InboxError) -> InboxItem {
-        guard !manifest.name.isEmpty, manifest.name != ".", manifest.name != "..", !manifest.name.contains("/"), !manifest.name.contains("\0") else {
-            throw InboxError("the payload name \(manifest.name.debugDescription) is not a plain file name", path: nil)
+        guard Self.isPlainName(manifest.name) else {
+            throw InboxError(.invalidName, "the payload name \(manifest.name.debugDescription) is not a plain file name")
         }
-        let payload = payloadDirectory.path + "/" + manifest.name
-        let payloadStatus = try InboxError.wrap { try Syscall.linkStatus(payload) }
-        guard let payloadStatus else { throw InboxError("no payload named \(manifest.name)", path: payloadDirectory.path) }
-        let kind: InboxManifest.Kind = Syscall.isDirectory(payloadStatus) ? .directory : .file
-        guard kind == manifest.kind, kind == .directory || Syscall.isRegularFile(payloadStatus) else {
-            throw InboxError("the payload \(manifest.name) is not the \(manifest.kind.rawValue) the manifest says", path: payload)
-        }
+        let (payload, previews) = state.withLock { ($0.payload, $0.previews) }
+        guard let payload else { throw InboxError(.noPayload, "the delivery \(id) has no payload", path: payloadDirectory.path) }
         var manifest = manifest
         manifest.id = id
         manifest.received = InternetTime.now()
+        manifest.kind = payload.kind
+        manifest.size = payload.size
+        manifest.sha256 = payload.sha256
+        manifest.previews = previews
         let data: Data
         do {
             data = try InboxManifest.encoder.encode(manifest)
         } catch {
-            throw InboxError("cannot encode the manifest: \(error)", path: nil)
+            throw InboxError(.damagedManifest, "cannot encode the manifest: \(error)")
         }
-        let manifestPath = directory.path + "/manifest.json"
-        guard FileManager.default.createFile(atPath: manifestPath, contents: data) else {
-            throw InboxError("cannot write the manifest", path: manifestPath)
-        }
-        let delivered = inbox.new + "/" + id
-        try InboxError.wrap {
-            try Syscall.flushTree(directory.path)
-            try Syscall.renameNoReplace(directory.path, to: delivered)
+        let delivered = inbox.new.appending(component: id, directoryHint: .isDirectory)
+        try InboxError.wrap { () throws(SystemError) in
+            try FileSystem.renameNoReplace(staging, to: payloadDirectory.appending(component: manifest.name))
+            let file = try OpenFile.creating(directory.appending(component: "manifest.json"))
+            try file.write(data)
+            try FileSystem.flushTree(directory)
+            try FileSystem.renameNoReplace(directory, to: delivered)
             // Only new/ is flushed: should a crash undo the removal from tmp/ and not the arrival in new/
             // (a file system that does not journal renames), garbage collection removes the leftover.
-            try Syscall.flushDirectory(inbox.new)
+            try FileSystem.flushDirectory(inbox.new)
         }
-        return InboxItem(id: id, state: .pending, url: URL(fileURLWithPath: delivered, isDirectory: true), manifest: manifest)
+        return InboxItem(id: id, state: .pending, url: delivered, manifest: manifest)
+    }
+
+    /// A name that stays in its directory: not empty, `.` or `..`, no `/` or NUL, at most 255 bytes.
+    static func isPlainName(_ name: String) -> Bool {
+        !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\0") && name.utf8.count <= 255
+            && name != stagingName
     }
 }

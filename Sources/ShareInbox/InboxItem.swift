@@ -1,5 +1,5 @@
 public import Foundation
-import SharingFiles
+import SharingSystem
 
 /// A delivered item: its directory, holding `manifest.json`, `payload/` and, when there are previews, `previews/`.
 public struct InboxItem: Sendable, Equatable {
@@ -34,34 +34,34 @@ public struct InboxItem: Sendable, Equatable {
         self.manifest = manifest
     }
 
-    init(directory: String, state: State) throws(FileSystemError) {
-        let path = directory + "/manifest.json"
-        let data = try FileReader.readAll(path) { $0 <= Self.maximumManifestSize }
-        let manifest: InboxManifest
+    /// Reads the item in `directory`, whose name is its identifier.
+    init(directory: URL, state: State) throws(InboxError) {
+        let file = directory.appending(component: "manifest.json")
+        let data = try InboxError.wrap { () throws(SystemError) in
+            try OpenFile.reading(file, followingLinks: false).readAll(limit: Self.maximumManifestSize)
+        }
         do {
             manifest = try InboxManifest.decoder.decode(InboxManifest.self, from: data)
         } catch {
-            throw FileSystemError(.wrongKind, operation: "read", path: path, detail: "not an inbox manifest: \(error)")
+            throw InboxError(.damagedManifest, "\(file.path) is not an inbox manifest: \(error)", path: file.path)
         }
-        self.id = (directory as NSString).lastPathComponent
+        self.id = directory.lastPathComponent
         self.state = state
-        self.url = URL(fileURLWithPath: directory, isDirectory: true)
-        self.manifest = manifest
+        self.url = directory
     }
 
-    /// Whether the payload on disk is what the manifest says: its size and its SHA-256.
+    /// Whether the payload on disk is what the manifest says: its size and its hash.
     public func verify() throws(InboxError) -> Bool {
-        let path = payloadURL.path
-        return try InboxError.wrap { () throws -> Bool in
+        let payload = payloadURL
+        return try InboxError.wrap { () throws(SystemError) -> Bool in
+            let status = try FileSystem.status(payload, followingLinks: false)
             switch manifest.kind {
             case .file:
-                guard let status = try Syscall.linkStatus(path), Syscall.isRegularFile(status), Int64(status.st_size) == manifest.size
-                else { return false }
-                return try SHA256Hasher.hash(fileAt: path) == manifest.sha256
+                guard let status, status.kind == .regular, status.size == manifest.size else { return false }
+                return try ContentHash.hash(fileAt: payload) == manifest.sha256
             case .directory:
-                guard let status = try Syscall.linkStatus(path), Syscall.isDirectory(status) else { return false }
-                guard TreeCopier.size(of: path) == manifest.size else { return false }
-                return try SHA256Hasher.hash(treeAt: path) == manifest.sha256
+                guard status?.kind == .directory, try TreeCopier.size(of: payload) == manifest.size else { return false }
+                return try ContentHash.hash(treeAt: payload) == manifest.sha256
             }
         }
     }
@@ -90,55 +90,4 @@ extension InboxManifest {
         }
         return decoder
     }()
-}
-
-/// Times as RFC 3339 UTC with milliseconds (`2026-11-22T05:39:29.123Z`), written and read without Foundation's
-/// date formatting, which loads ICU's calendars (3 MB of an extension's memory).
-enum InternetTime {
-    static func string(from date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        let fraction = Int((milliseconds % 1000 + 1000) % 1000)
-        var seconds = time_t((milliseconds - Int64(fraction)) / 1000)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let milli = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(milli)Z"
-    }
-
-    static func date(from text: String) -> Date? {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "."), bytes[23] == UInt8(ascii: "Z")
-        else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for byte in bytes[range] {
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return value
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-              let minute = number(14..<16), let second = number(17..<19), let millis = number(20..<23),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
-        var parts = tm()
-        parts.tm_year = Int32(year - 1900)
-        parts.tm_mon = Int32(month - 1)
-        parts.tm_mday = Int32(day)
-        parts.tm_hour = Int32(hour)
-        parts.tm_min = Int32(minute)
-        parts.tm_sec = Int32(second)
-        return milliseconds(Int64(timegm(&parts)) * 1000 + Int64(millis))
-    }
-
-    /// The time this many milliseconds after 1970, as `date(from:)` reads it back.
-    static func milliseconds(_ count: Int64) -> Date {
-        Date(timeIntervalSince1970: Double(count) / 1000)
-    }
-
-    /// Now, to the millisecond, so that what is written is what is read.
-    static func now() -> Date {
-        milliseconds(Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
-    }
 }

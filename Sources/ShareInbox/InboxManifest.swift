@@ -32,7 +32,7 @@ public struct InboxManifest: Codable, Sendable, Equatable {
         }
     }
 
-    /// The item's identifier; `deliver` sets it.
+    /// The item's identifier.
     public var id: String
     /// When the item was delivered; `deliver` sets it.
     public var received: Date
@@ -60,9 +60,10 @@ public struct InboxManifest: Codable, Sendable, Equatable {
     public var previews: [Preview]
     public var source: Source?
 
+    /// A manifest for `InboxDelivery.deliver`, which fills in what the inbox measured: the identifier, the
+    /// time, and the payload's kind, size, hash and previews.
     public init(host: String? = nil, type: String, declaredType: String? = nil, originalName: String? = nil, name: String,
-                kind: Kind = .file, size: Int64, sha256: String, text: String? = nil, title: String? = nil,
-                url: String? = nil, previews: [Preview] = [], source: Source? = nil) {
+                text: String? = nil, title: String? = nil, url: String? = nil, source: Source? = nil) {
         self.id = ""
         self.received = Date(timeIntervalSince1970: 0)
         self.host = host
@@ -70,13 +71,13 @@ public struct InboxManifest: Codable, Sendable, Equatable {
         self.declaredType = declaredType
         self.originalName = originalName
         self.name = name
-        self.kind = kind
-        self.size = size
-        self.sha256 = sha256
+        self.kind = .file
+        self.size = 0
+        self.sha256 = ""
         self.text = text
         self.title = title
         self.url = url
-        self.previews = previews
+        self.previews = []
         self.source = source
     }
 }

@@ -1,5 +1,6 @@
 public import Foundation
-import SharingFiles
+import SharingSystem
+import SystemPackage
 
 /// The handoff between a share extension and its app: a directory in their shared container, used the way
 /// maildir uses one, so that any number of writers and a reader need no lock.
@@ -21,52 +22,53 @@ public struct ShareInbox: Sendable {
     /// How old an unfinished delivery in `tmp/` must be to be collected while its writer still runs.
     public let staleAfter: Duration
 
-    var root: String { url.path }
-    var tmp: String { root + "/tmp" }
-    var new: String { root + "/new" }
-    var cur: String { root + "/cur" }
+    var tmp: URL { url.appending(component: "tmp", directoryHint: .isDirectory) }
+    var new: URL { url.appending(component: "new", directoryHint: .isDirectory) }
+    var cur: URL { url.appending(component: "cur", directoryHint: .isDirectory) }
+
+    /// The memory one delivery in flight uses: the copy engine's buffer, and the one the copy is read back
+    /// through to be hashed (or, for a tree, the hash's).
+    public static let memoryPerDelivery = FileCopier.bufferSize + max(FileCopier.readBackSize, ContentHash.readSize)
 
     /// Opens the inbox at `url`, creating it and its `tmp/`, `new/` and `cur/` directories if needed.
     public init(at url: URL, claimLease: Duration = .seconds(600), staleAfter: Duration = .seconds(86_400)) throws(InboxError) {
         self.url = url.standardizedFileURL
         self.claimLease = claimLease
         self.staleAfter = staleAfter
-        do {
-            try FileManager.default.createDirectory(at: self.url, withIntermediateDirectories: true)
-        } catch {
-            throw InboxError("cannot create the inbox: \(error.localizedDescription)", path: self.url.path)
-        }
+        try InboxError.wrap { () throws(SystemError) in try FileSystem.createDirectories(self.url) }
         for directory in [tmp, new, cur] {
-            try InboxError.wrap {
-                // Several writers may open a new inbox at once: whoever makes a directory first, it is there.
-                do {
-                    try Syscall.makeDirectory(directory, mode: 0o700)
-                } catch let error as FileSystemError where error.errno == EEXIST {}
-                guard let status = try Syscall.linkStatus(directory), Syscall.isDirectory(status) else {
-                    throw FileSystemError(.wrongKind, operation: "open the inbox at", path: directory, detail: "not a directory")
-                }
+            // Several writers may open a new inbox at once: whoever makes a directory first, it is there.
+            let status = try InboxError.wrap { () throws(SystemError) in
+                do throws(SystemError) {
+                    try FileSystem.createDirectory(directory)
+                } catch where error.code == .system(.fileExists) {}
+                return try FileSystem.status(directory, followingLinks: false)
             }
+            guard status?.kind == .directory else { throw InboxError(.notAnInbox, "\(directory.path) is not a directory", path: directory.path) }
         }
     }
 
     // MARK: Writing
 
-    /// Starts an item under `tmp/`; fill its `payloadDirectory` (and previews directory), then `deliver`.
+    /// Starts an item under `tmp/`: give it a payload (and previews), then `deliver` it.
     public func beginDelivery() throws(InboxError) -> InboxDelivery {
         try InboxDelivery(inbox: self, id: Self.makeIdentifier())
     }
 
-    private static let lastMilliseconds = NSLock()
-    private nonisolated(unsafe) static var lastIssued: UInt64 = 0
+    private static let lastIssued = Locked<UInt64>(0)
 
     static func makeIdentifier() -> String {
         let now = UInt64(max(0, Date().timeIntervalSince1970 * 1000))
         // A burst of deliveries borrows the next milliseconds rather than tie, so the order stays the order begun.
-        let milliseconds = lastMilliseconds.withLock {
-            lastIssued = max(now, lastIssued + 1)
-            return lastIssued
+        let milliseconds = lastIssued.withLock { last in
+            last = max(now, last + 1)
+            return last
         }
-        return String(format: "%013llx.%d.%08x", milliseconds, getpid(), UInt32.random(in: .min ... .max))
+        func hex(_ value: some BinaryInteger, _ width: Int) -> String {
+            let digits = String(value, radix: 16)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(hex(milliseconds, 13)).\(Processes.current).\(hex(UInt32.random(in: .min ... .max), 8))"
     }
 
     /// Whether a string is an identifier this inbox makes, and so safe as a name in its directories.
@@ -89,33 +91,29 @@ public struct ShareInbox: Sendable {
         try items(in: cur, state: .claimed)
     }
 
-    private func items(in directory: String, state: InboxItem.State) throws(InboxError) -> [InboxItem] {
-        let names = try InboxError.wrap { try Syscall.contentsOfDirectory(directory) }
+    private func items(in directory: URL, state: InboxItem.State) throws(InboxError) -> [InboxItem] {
+        let names = try InboxError.wrap { () throws(SystemError) in try FileSystem.contentsOfDirectory(directory) }
         // An item whose manifest cannot be read was not made by an inbox (deliveries are atomic): skip it.
-        return names.filter(Self.isIdentifier).compactMap { try? InboxItem(directory: directory + "/" + $0, state: state) }
+        return names.filter(Self.isIdentifier).compactMap {
+            try? InboxItem(directory: directory.appending(component: $0, directoryHint: .isDirectory), state: state)
+        }
     }
 
     /// Claims an item: it moves to `cur/`, and no one else can claim it until acknowledged or its lease
     /// ends. `nil` when it is not pending (another reader won it, or it is gone).
     public func claim(id: String) throws(InboxError) -> InboxItem? {
-        guard Self.isIdentifier(id) else { throw InboxError("not an inbox item identifier: \(id)", path: nil) }
-        let claimed = cur + "/" + id
+        guard Self.isIdentifier(id) else { throw InboxError(.invalidIdentifier, "not an inbox item identifier: \(id)") }
+        let claimed = cur.appending(component: id, directoryHint: .isDirectory)
         do {
-            try Syscall.renameNoReplace(new + "/" + id, to: claimed)
-        } catch where error.errno == ENOENT || error.errno == EEXIST {
+            try FileSystem.renameNoReplace(new.appending(component: id), to: claimed)
+        } catch where error.code == .system(.noSuchFileOrDirectory) || error.code == .system(.fileExists) {
             return nil
         } catch {
             throw InboxError(error)
         }
         // The claim's time is the directory's modification time, which the lease is counted from.
-        try InboxError.wrap { try Syscall.touch(claimed) }
-        return try InboxError.wrap { () throws -> InboxItem in
-            do {
-                return try InboxItem(directory: claimed, state: .claimed)
-            } catch {
-                throw FileSystemError(.wrongKind, operation: "read the manifest of", path: claimed, detail: "\(error)")
-            }
-        }
+        try InboxError.wrap { () throws(SystemError) in try FileSystem.touch(claimed) }
+        return try InboxItem(directory: claimed, state: .claimed)
     }
 
     /// Claims the oldest pending item this reader can win; `nil` when none is left.
@@ -128,18 +126,19 @@ public struct ShareInbox: Sendable {
 
     /// Removes a claimed item, done with. It leaves `cur/` in one rename, so it is never seen half removed.
     public func acknowledge(_ item: InboxItem) throws(InboxError) {
-        guard Self.isIdentifier(item.id) else { throw InboxError("not an inbox item identifier: \(item.id)", path: nil) }
-        let doomed = tmp + "/" + item.id + ".acknowledged"
+        guard Self.isIdentifier(item.id) else { throw InboxError(.invalidIdentifier, "not an inbox item identifier: \(item.id)") }
+        let doomed = tmp.appending(component: item.id + ".acknowledged", directoryHint: .isDirectory)
+        let claimed = cur.appending(component: item.id, directoryHint: .isDirectory)
         do {
-            try Syscall.renameNoReplace(cur + "/" + item.id, to: doomed)
-        } catch where error.errno == ENOENT {
-            throw InboxError("\(item.id) is not claimed (its lease may have ended, and another reader claimed it)", path: cur + "/" + item.id)
+            try FileSystem.renameNoReplace(claimed, to: doomed)
+        } catch where error.code == .system(.noSuchFileOrDirectory) {
+            throw InboxError(.notClaimed, "\(item.id) is not claimed (its lease may have ended, and another reader claimed it)", path: claimed.path)
         } catch {
             throw InboxError(error)
         }
-        try InboxError.wrap {
-            try Syscall.flushDirectory(cur)
-            try Syscall.removeTree(doomed)
+        try InboxError.wrap { () throws(SystemError) in
+            try FileSystem.flushDirectory(cur)
+            try FileSystem.removeTree(doomed)
         }
     }
 
@@ -156,27 +155,26 @@ public struct ShareInbox: Sendable {
     public func collectGarbage() throws(InboxError) -> GarbageReport {
         var report = GarbageReport()
         let now = Date()
-        for id in try InboxError.wrap({ try Syscall.contentsOfDirectory(cur) }) where Self.isIdentifier(id) {
-            guard let status = try? Syscall.linkStatus(cur + "/" + id) else { continue }
-            let claimedAt = Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec))
-            guard now.timeIntervalSince(claimedAt) > claimLease.seconds else { continue }
+        for id in try InboxError.wrap({ () throws(SystemError) in try FileSystem.contentsOfDirectory(cur) }) where Self.isIdentifier(id) {
+            let claimed = cur.appending(component: id, directoryHint: .isDirectory)
+            guard let claimedAt = try? FileSystem.status(claimed, followingLinks: false)?.modificationTime else { continue }
+            guard now.timeIntervalSince(claimedAt) > claimLease / .seconds(1) else { continue }
             // Another reader may acknowledge or return it at the same moment: only one rename succeeds.
-            if (try? Syscall.renameNoReplace(cur + "/" + id, to: new + "/" + id)) != nil { report.returned.append(id) }
+            if (try? FileSystem.renameNoReplace(claimed, to: new.appending(component: id))) != nil { report.returned.append(id) }
         }
-        for name in try InboxError.wrap({ try Syscall.contentsOfDirectory(tmp) }) {
-            let path = tmp + "/" + name
+        for name in try InboxError.wrap({ () throws(SystemError) in try FileSystem.contentsOfDirectory(tmp) }) {
             let id = name.hasSuffix(".acknowledged") ? String(name.dropLast(".acknowledged".count)) : name
             guard Self.isIdentifier(id) else { continue }
             if name == id {
                 let writer = Int32(id.split(separator: ".")[1]) ?? 0
                 let started = Date(timeIntervalSince1970: TimeInterval(UInt64(id.prefix(13), radix: 16) ?? 0) / 1000)
-                let writing = writer == getpid() ? InboxDelivery.isOpen(id) : Syscall.processExists(writer)
-                if writing && now.timeIntervalSince(started) <= staleAfter.seconds { continue }
+                let writing = writer == Processes.current ? InboxDelivery.isOpen(id) : Processes.exists(writer)
+                if writing && now.timeIntervalSince(started) <= staleAfter / .seconds(1) { continue }
             }
-            try InboxError.wrap { try Syscall.removeTree(path) }
+            try InboxError.wrap { () throws(SystemError) in try FileSystem.removeTree(tmp.appending(component: name)) }
             report.removed.append(name)
         }
-        if !report.returned.isEmpty { try InboxError.wrap { try Syscall.flushDirectory(new) } }
+        if !report.returned.isEmpty { try InboxError.wrap { () throws(SystemError) in try FileSystem.flushDirectory(new) } }
         return report
     }
 }

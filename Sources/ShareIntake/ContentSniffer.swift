@@ -1,8 +1,7 @@
-import Foundation
-import SharingFiles
+import ContentTypes
 import SharingShim
 
-/// What a file's first bytes say it is, from one table of signatures.
+/// What a file's first bytes say it is, by the one table of signatures (`FileSignature`), or that it is text.
 ///
 /// A host's declared type is a claim: Messages declares `public.image` for a JPEG, a broken host declares
 /// `public.jpeg` for a PDF. The intake checks the claim against the bytes, and delivers what the bytes are.
@@ -22,38 +21,9 @@ enum ContentSniffer {
     /// Bytes read from the start of a file: enough for every signature and for a fair look at text.
     static let headerSize = 4096
 
-    /// The table, most specific first. Each entry names a type and tests the first bytes.
-    static let signatures: [(type: UTType, matches: @Sendable ([UInt8]) -> Bool)] = [
-        (.jpeg, { $0.starts(with: [0xFF, 0xD8, 0xFF]) }),
-        (.png, { $0.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) }),
-        (.gif, { $0.starts(with: Array("GIF87a".utf8)) || $0.starts(with: Array("GIF89a".utf8)) }),
-        (.webP, { $0.count >= 12 && $0.starts(with: Array("RIFF".utf8)) && Array($0[8..<12]) == Array("WEBP".utf8) }),
-        (.tiff, { $0.starts(with: [0x49, 0x49, 0x2A, 0x00]) || $0.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) }),
-        (.bmp, { $0.starts(with: Array("BM".utf8)) && $0.count >= 14 }),
-        (.heic, { isoBrand($0, ["heic", "heix", "heim", "heis", "hevc", "hevx"]) }),
-        (.heif, { isoBrand($0, ["mif1", "msf1"]) }),
-        (.quickTimeMovie, { isoBrand($0, ["qt  "]) || (($0.count >= 8) && ["moov", "mdat", "wide", "free"].contains(String(decoding: $0[4..<8], as: UTF8.self)) && $0[0] == 0) }),
-        (.mpeg4Movie, { isoBrand($0, ["isom", "iso2", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "M4V ", "dash", "3gp4", "3gp5"]) }),
-        (.pdf, { $0.starts(with: Array("%PDF-".utf8)) }),
-        (.zip, { $0.starts(with: [0x50, 0x4B, 0x03, 0x04]) || $0.starts(with: [0x50, 0x4B, 0x05, 0x06]) }),
-        (.binaryPropertyList, { $0.starts(with: Array("bplist00".utf8)) }),
-        (.rtf, { $0.starts(with: Array("{\\rtf".utf8)) }),
-    ]
-
-    /// An ISO base-media file (MP4, QuickTime, HEIF) whose `ftyp` box names one of these major brands.
-    private static func isoBrand(_ bytes: [UInt8], _ brands: [String]) -> Bool {
-        guard bytes.count >= 12, Array(bytes[4..<8]) == Array("ftyp".utf8) else { return false }
-        return brands.contains(String(decoding: bytes[8..<12], as: UTF8.self))
-    }
-
-    /// Sniffs the first bytes of a regular file.
-    static func sniff(fileAt path: String) throws(FileSystemError) -> Finding {
-        sniff(try FileReader.readPrefix(path, count: headerSize))
-    }
-
     static func sniff(_ bytes: [UInt8]) -> Finding {
         if bytes.isEmpty { return .empty }
-        if let signature = signatures.first(where: { $0.matches(bytes) }) { return .format(signature.type) }
+        if let signature = FileSignature.identify(bytes) { return .format(signature.type) }
         return isText(bytes) ? .text : .unknown
     }
 
@@ -89,7 +59,7 @@ enum ContentSniffer {
 
     static func verdict(declared: UTType, finding: Finding) -> Verdict {
         // A declared type the table could recognize, or one of its subtypes, must show its signature.
-        let recognizable = signatures.contains { declared.conforms(to: $0.type) }
+        let recognizable = FileSignature.allCases.contains { declared.conforms(to: $0.type) }
         switch finding {
         case .format(let found):
             if found.conforms(to: declared) { return .agrees(found) }

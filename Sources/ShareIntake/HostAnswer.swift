@@ -1,5 +1,4 @@
 import Foundation
-import SharingFiles
 
 /// Waiting for a host app's answer to a load, which comes once, on a thread of the host's choosing — or never.
 ///
@@ -8,7 +7,7 @@ import SharingFiles
 /// cancelled, which `isCancelled` tells that work.
 final class HostAnswer<Value: Sendable>: @unchecked Sendable {
     private enum State {
-        case waiting(CheckedContinuation<Value, any Error>?)
+        case waiting(CheckedContinuation<Result<Value, IntakeError>, Never>?)
         case answering
         case ended
     }
@@ -17,7 +16,7 @@ final class HostAnswer<Value: Sendable>: @unchecked Sendable {
     private var state = State.waiting(nil)
     private var cancelled = false
     /// Why the wait was given up (a timeout, a cancellation), once it was.
-    private var abandonment: (any Error)?
+    private var abandonment: IntakeError?
     private var progress: Progress?
 
     /// Whether the intake was cancelled; work on an answer checks it to stop early.
@@ -25,16 +24,16 @@ final class HostAnswer<Value: Sendable>: @unchecked Sendable {
 
     /// Asks the host (`start` returns the load's progress, when it has one) and waits at most `timeout` for
     /// the handler, which passes the answer to `answered`.
-    static func wait(timeout: Duration, what: String, _ start: (HostAnswer<Value>) -> Progress?) async throws -> Value {
+    static func wait(timeout: Duration, what: String, _ start: (HostAnswer<Value>) -> Progress?) async throws(IntakeError) -> Value {
         let answer = HostAnswer<Value>()
         let timer = Task {
             try await Task.sleep(for: timeout)
-            answer.abandon(with: IntakeFailure("the host app did not answer within \(timeout.formattedSeconds) (\(what))"))
+            answer.abandon(with: IntakeError(.timedOut, "the host app did not answer within \(timeout.formattedSeconds) (\(what))"))
         }
         defer { timer.cancel() }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let abandoned = answer.lock.withLock { () -> (any Error)? in
+            await withCheckedContinuation { continuation in
+                let abandoned = answer.lock.withLock { () -> IntakeError? in
                     if let abandonment = answer.abandonment {
                         answer.state = .ended
                         return abandonment
@@ -42,7 +41,7 @@ final class HostAnswer<Value: Sendable>: @unchecked Sendable {
                     answer.state = .waiting(continuation)
                     return nil
                 }
-                if let abandoned { return continuation.resume(throwing: abandoned) }
+                if let abandoned { return continuation.resume(returning: .failure(abandoned)) }
                 let progress = start(answer)
                 let cancelNow = answer.lock.withLock { () -> Bool in
                     answer.progress = progress
@@ -52,50 +51,39 @@ final class HostAnswer<Value: Sendable>: @unchecked Sendable {
             }
         } onCancel: {
             answer.lock.withLock { answer.cancelled = true }
-            answer.abandon(with: CancellationError())
-        }
+            answer.abandon(with: IntakeError(.cancelled, "cancelled"))
+        }.get()
     }
 
     /// The handler's side: runs `body` with the answer unless the wait was given up, and ends the wait with
     /// what it returns or throws.
-    func answered(_ body: () throws -> Value) {
-        let continuation: CheckedContinuation<Value, any Error>? = lock.withLock {
+    func answered(_ body: () throws(IntakeError) -> Value) {
+        let continuation: CheckedContinuation<Result<Value, IntakeError>, Never>? = lock.withLock {
             guard case .waiting(let continuation?) = state else { return nil }
             state = .answering
             return continuation
         }
         guard let continuation else { return }
-        let result = Result { try body() }
+        let result = Result { () throws(IntakeError) in try body() }
         lock.withLock { state = .ended }
-        continuation.resume(with: result)
+        continuation.resume(returning: result)
     }
 
-    private func abandon(with error: any Error) {
-        let (continuation, progress) = lock.withLock { () -> (CheckedContinuation<Value, any Error>?, Progress?) in
+    private func abandon(with error: IntakeError) {
+        let (continuation, progress) = lock.withLock { () -> (CheckedContinuation<Result<Value, IntakeError>, Never>?, Progress?) in
             guard case .waiting(let continuation) = state else { return (nil, nil) }
             if abandonment == nil { abandonment = error }
             if continuation != nil { state = .ended }
             return (continuation, self.progress)
         }
         progress?.cancel()
-        continuation?.resume(throwing: error)
-    }
-}
-
-/// Why one representation could not be received; the intake tries the next.
-struct IntakeFailure: Error, CustomStringConvertible {
-    var description: String
-    /// A refusal by policy (too large, a type not accepted), not something that went wrong.
-    var isRefusal: Bool
-
-    init(_ description: String, refusal: Bool = false) {
-        self.description = description
-        self.isRefusal = refusal
+        continuation?.resume(returning: .failure(error))
     }
 }
 
 extension Duration {
     var formattedSeconds: String {
-        seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
+        let seconds = self / .seconds(1)
+        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
     }
 }

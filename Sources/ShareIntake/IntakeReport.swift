@@ -71,17 +71,3 @@ public struct IntakeReport: Sendable, Equatable, Codable {
         entries.filter { if case .failed = $0.outcome { true } else { false } }.count
     }
 }
-
-/// Why an intake could not run at all (a single attachment's failure is in the report instead).
-public enum IntakeError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The policy's memory budget cannot hold the work.
-    case budget(String)
-    /// The inbox could not be written.
-    case inbox(String)
-
-    public var description: String {
-        switch self {
-        case .budget(let message), .inbox(let message): message
-        }
-    }
-}

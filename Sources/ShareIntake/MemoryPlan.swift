@@ -1,24 +1,24 @@
 import Foundation
-import SharingFiles
+import ShareInbox
 
 /// How an intake spends its memory budget: what one attachment in flight costs, and so how many may be.
 ///
-/// An attachment in flight holds the copy engine's buffer (the kernel copies where it can, but the
-/// fallback reads through one), the hash's read buffer, and a margin for its bookkeeping; previews cost
-/// what the preview maker says. Payloads never pass through memory whole.
+/// An attachment in flight holds what the inbox's delivery uses (the copy engine's buffers and the hash's)
+/// and a margin for its bookkeeping; previews cost what the preview maker says. Payloads never pass
+/// through memory whole.
 struct MemoryPlan: Sendable, Equatable {
-    static let perAttachment = FileCopier.bufferSize + SHA256Hasher.readSize + (256 << 10)
+    static let perAttachment = ShareInbox.memoryPerDelivery + (256 << 10)
 
     /// Attachments loaded at once.
     let concurrency: Int
     /// What each attachment in flight may spend on previews.
     let previewBudget: Int
 
-    /// - Throws: `IntakeError.budget` when not even one attachment fits.
+    /// - Throws: `IntakeError` with `.memoryBudget` when not even one attachment fits.
     init(budget: Int, concurrency wanted: Int, previewMemory: Int) throws(IntakeError) {
         let one = Self.perAttachment + previewMemory
         guard budget >= Self.perAttachment else {
-            throw IntakeError.budget("a memory budget of \(Self.megabytes(budget)) cannot hold one attachment in flight, which needs \(Self.megabytes(Self.perAttachment))")
+            throw IntakeError(.memoryBudget, "a memory budget of \(Self.megabytes(budget)) cannot hold one attachment in flight, which needs \(Self.megabytes(Self.perAttachment))")
         }
         // Previews are made only when one fits beside a load; otherwise the payloads still arrive, without them.
         if budget >= one {

@@ -1,6 +1,5 @@
 public import Foundation
 public import ShareInbox
-import SharingFiles
 public import SharingShim
 
 /// Receives what a host app shares into an inbox: for each attachment the best representation that is
@@ -16,7 +15,8 @@ public struct ShareIntake: Sendable {
     let plan: MemoryPlan
     let previewMaker: (any PreviewMaking)?
 
-    /// - Throws: `IntakeError.budget` when the policy's memory budget cannot hold even one attachment in flight.
+    /// - Throws: `IntakeError` with `.memoryBudget` when the policy's memory budget cannot hold even one
+    ///   attachment in flight.
     public init(policy: IntakePolicy = IntakePolicy(), previewMaker: (any PreviewMaking)? = ThumbnailPreviews()) throws(IntakeError) {
         self.policy = policy
         self.previewMaker = previewMaker
@@ -28,19 +28,16 @@ public struct ShareIntake: Sendable {
     public var concurrency: Int { plan.concurrency }
 
     /// Receives the context's input items, then ends the request exactly once: completed, or cancelled with
-    /// `NSUserCancelledError` when the task (or `progress`) was cancelled, or with the error that stopped it.
+    /// the error's `nsError` (`NSUserCancelledError` when the task, or `progress`, was cancelled).
     public func receive(from context: NSExtensionContext, into inbox: ShareInbox, host: String? = nil,
-                        progress: Progress? = nil) async throws -> IntakeReport {
+                        progress: Progress? = nil) async throws(IntakeError) -> IntakeReport {
         let items = context.inputItems.compactMap { $0 as? NSExtensionItem }
         do {
             let report = try await receive(items, into: inbox, host: host, progress: progress)
             context.completeRequest(returningItems: [], completionHandler: nil)
             return report
-        } catch is CancellationError {
-            context.cancelRequest(withError: NSError(domain: NSCocoaErrorDomain, code: NSUserCancelledError))
-            throw CancellationError()
         } catch {
-            context.cancelRequest(withError: error)
+            context.cancelRequest(withError: error.nsError)
             throw error
         }
     }
@@ -48,11 +45,11 @@ public struct ShareIntake: Sendable {
     /// Receives extension items. `progress`, when given, gets one child per attachment, counting bytes;
     /// cancelling it cancels the intake.
     ///
-    /// - Throws: `CancellationError` (what was already delivered stays, whole; nothing else is left), or
-    ///   `IntakeError.inbox` when the inbox cannot be written. One attachment's failure is not thrown: the
+    /// - Throws: `IntakeError` with `.cancelled` (what was already delivered stays, whole; nothing else is
+    ///   left), or `.inbox` when the inbox cannot be written. One attachment's failure is not thrown: the
     ///   report has it, and the others still arrive.
     public func receive(_ items: [NSExtensionItem], into inbox: ShareInbox, host: String? = nil,
-                        progress: Progress? = nil) async throws -> IntakeReport {
+                        progress: Progress? = nil) async throws(IntakeError) -> IntakeReport {
         let work = plannedWork(items, host: host)
         let overall = progress ?? SynchronizedProgress(totalUnitCount: 0)
         overall.totalUnitCount = Int64(work.count)
@@ -66,7 +63,13 @@ public struct ShareIntake: Sendable {
             }
         }
         defer { watcher.cancel() }
-        return try await withTaskCancellationHandler { try await run.value } onCancel: { run.cancel() }
+        do {
+            return try await withTaskCancellationHandler { try await run.value } onCancel: { run.cancel() }
+        } catch let error as IntakeError {
+            throw error
+        } catch {
+            throw IntakeError(.cancelled, "cancelled")
+        }
     }
 
     private func receive(_ work: [Work], into inbox: ShareInbox, host: String?, progress children: [Progress],
@@ -85,12 +88,12 @@ public struct ShareIntake: Sendable {
             for _ in 0..<plan.concurrency { start() }
             do {
                 while let (index, result) = try await group.next() {
-                    if cancelled() || Task.isCancelled { throw CancellationError() }
+                    if cancelled() || Task.isCancelled { throw IntakeError(.cancelled, "cancelled") }
                     finished[index] = result
                     start()
                     // Deliver in the share's order, so that of two copies of one resource the first is kept.
                     while let result = finished.removeValue(forKey: next) {
-                        entries.append(try commit(result, of: work[next], identities: &identities))
+                        entries.append(try await commit(result, of: work[next], identities: &identities))
                         next += 1
                     }
                 }
@@ -106,7 +109,7 @@ public struct ShareIntake: Sendable {
     }
 
     /// Delivers a staged attachment unless it repeats one already delivered.
-    private func commit(_ result: AttachmentResult, of work: Work, identities: inout [String: (Int, Int?)]) throws -> IntakeReport.Entry {
+    private func commit(_ result: AttachmentResult, of work: Work, identities: inout [String: (Int, Int?)]) async throws(IntakeError) -> IntakeReport.Entry {
         let outcome: IntakeReport.Outcome
         switch result {
         case .skipped(let reason):
@@ -120,9 +123,9 @@ public struct ShareIntake: Sendable {
             } else {
                 let item: InboxItem
                 do {
-                    item = try staged.delivery.deliver(staged.manifest)
+                    item = try await staged.delivery.deliver(staged.manifest)
                 } catch {
-                    throw IntakeError.inbox(error.description)
+                    throw IntakeError(.inbox, error.description, underlying: error).at(item: work.item, attachment: work.attachment)
                 }
                 identities[staged.identity] = (work.item, work.attachment)
                 outcome = .received(IntakeReport.Received(id: item.id, type: item.manifest.type, name: item.manifest.name,
@@ -147,7 +150,7 @@ public struct ShareIntake: Sendable {
         var kind: Kind
         var context: ItemContext
 
-        func run(_ intake: ShareIntake, inbox: ShareInbox, progress: Progress) async throws -> AttachmentResult {
+        func run(_ intake: ShareIntake, inbox: ShareInbox, progress: Progress) async throws(IntakeError) -> AttachmentResult {
             switch kind {
             case .skip(let reason):
                 progress.totalUnitCount = 1

@@ -9,3 +9,8 @@
 @_exported public import OpenUniformTypeIdentifiers
 @_exported public import OpenItemProvider
 #endif
+
+#if canImport(UniformTypeIdentifiers)
+/// Apple's `Progress` takes its own locks; OpenSharing's stand-in on other systems is a subclass that does.
+package typealias SynchronizedProgress = Progress
+#endif

@@ -1,8 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
+import SharingSystem
 
 /// Bytes at offsets, from a file or a buffer: what header readers read through.
 protocol ByteSource {
@@ -48,38 +45,31 @@ extension ThumbnailError {
     }
 }
 
-/// A file read with `pread`, a few bytes at a time: headers are small and scattered.
+/// A file read at offsets, a few bytes at a time: headers are small and scattered.
 final class FileBytes: ByteSource, Sendable {
-    let descriptor: Int32
+    let file: OpenFile
     let size: Int
 
-    init(path: String) throws(ThumbnailError) {
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            close(descriptor)
-            throw .unreadable("not a regular file")
+    init(_ url: URL) throws(ThumbnailError) {
+        do {
+            file = try OpenFile.reading(url)
+            size = Int(try file.status().size)
+        } catch {
+            throw .unreadable(error)
         }
-        size = Int(status.st_size)
-    }
-
-    deinit {
-        close(descriptor)
     }
 
     func bytes(at offset: Int, count: Int, exact: Bool) throws(ThumbnailError) -> [UInt8] {
         guard offset >= 0, count >= 0, count <= largestHeaderRead, offset <= size else { throw .endsEarly(at: offset) }
         let wanted = min(count, size - offset)
         if exact && wanted < count { throw .endsEarly(at: offset) }
-        var result = [UInt8](repeating: 0, count: wanted)
-        var done = 0
-        while done < wanted {
-            let read = result.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, wanted - done, off_t(offset + done)) }
-            if read < 0 && errno == EINTR { continue }
-            guard read > 0 else { throw read == 0 ? .endsEarly(at: offset + done) : .unreadable(String(cString: strerror(errno))) }
-            done += read
+        let bytes: [UInt8]
+        do {
+            bytes = try file.bytes(at: Int64(offset), count: wanted)
+        } catch {
+            throw .unreadable(error)
         }
-        return result
+        guard bytes.count == wanted else { throw .endsEarly(at: offset + bytes.count) }
+        return bytes
     }
 }

@@ -1,9 +1,4 @@
 import CThumbnailCodecs
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// What every decoder is asked: the file (its path for the C libraries that open it themselves, and the file
 /// already open for those read through it), the output size, the orientation, and the limits.

@@ -1,6 +1,6 @@
 import CThumbnailCodecs
-import Dispatch
 import Foundation
+import SharingSystem
 
 /// HEIF: an embedded thumbnail when one is large enough, else the image. HEVC images — one coded item or a
 /// grid of tiles, as phones write them — are decoded here with libde265, a tile at a time, straight into
@@ -184,7 +184,7 @@ struct HEVCImage: Sendable {
         try request.check(workers * decoder + Resampler.memory(sourceWidth: width, width: outWidth, height: outHeight, channels: 3, heldRows: heldRows), why)
         let feed = TileFeed(Resampler(from: width, height, to: outWidth, outHeight, channels: 3, orientation: orientation, inOrder: columns == 1),
                             tiles: tiles.count, columns: columns, tileHeight: tileHeight)
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        BlockingThreads.concurrentPerform(iterations: workers, width: workers) { _ in
             var row = [UInt8](repeating: 0, count: tileWidth * 3)
             while let index = feed.next() {
                 let tile = tiles[index]

@@ -1,3 +1,5 @@
+import ContentTypes
+
 /// What an image file says about itself before any pixel is decoded.
 public struct ImageHeader: Sendable, Equatable {
     public enum Format: String, Sendable, CaseIterable {
@@ -25,17 +27,17 @@ public struct ImageHeader: Sendable, Equatable {
 enum HeaderReader {
     /// The format, from the first bytes.
     static func format(of source: some ByteSource) throws(ThumbnailError) -> ImageHeader.Format {
-        let magic = try source.bytes(at: 0, count: 16, exact: false)
-        if magic.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if magic.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if magic.starts(with: Array("GIF87a".utf8)) || magic.starts(with: Array("GIF89a".utf8)) { return .gif }
-        if magic.count >= 12, magic.starts(with: Array("RIFF".utf8)), Array(magic[8..<12]) == Array("WEBP".utf8) { return .webp }
-        if magic.count >= 12, Array(magic[4..<8]) == Array("ftyp".utf8) {
-            let brand = String(decoding: magic[8..<12], as: UTF8.self)
-            if ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif"].contains(brand) { return .heif }
+        switch FileSignature.identify(try source.bytes(at: 0, count: FileSignature.length, exact: false)) {
+        case .jpeg: return .jpeg
+        case .png: return .png
+        case .gif: return .gif
+        case .webP: return .webp
+        case .heic, .heif, .avif: return .heif
+        case .tiff: return .tiff
+        case .bigTIFF: throw ThumbnailError.unsupported("a BigTIFF image, which is not read here")
+        case let other?: throw ThumbnailError.unsupported("\(other.typeIdentifier), not an image read here (JPEG, PNG, GIF, WebP, HEIF or TIFF)")
+        case nil: throw ThumbnailError.unsupported("not a JPEG, PNG, GIF, WebP, HEIF or TIFF image (the first bytes are no known signature)")
         }
-        if magic.starts(with: [0x49, 0x49, 42, 0]) || magic.starts(with: [0x4D, 0x4D, 0, 42]) { return .tiff }
-        throw ThumbnailError.unsupported("not a JPEG, PNG, GIF, WebP, HEIF or TIFF image (the first bytes are no known signature)")
     }
 
     /// The header of the image in `source`, and for HEIF what its `meta` box says, which decoding needs too.

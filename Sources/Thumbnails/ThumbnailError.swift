@@ -1,7 +1,9 @@
+public import SharingSystem
+
 /// Why a thumbnail could not be made; `description` says what, for a person.
 public enum ThumbnailError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The file cannot be read (missing, a directory, no permission).
-    case unreadable(String)
+    /// The file cannot be read (missing, a directory, no permission): the system's error says which.
+    case unreadable(SystemError)
     /// Not a format Thumbnails reads.
     case unsupported(String)
     /// The bytes contradict the format, or end too early.
@@ -15,7 +17,7 @@ public enum ThumbnailError: Error, Sendable, Equatable, CustomStringConvertible 
 
     public var description: String {
         switch self {
-        case .unreadable(let why): return "cannot read the image: \(why)"
+        case .unreadable(let error): return "cannot read the image: \(error)"
         case .unsupported(let why): return "unsupported: \(why)"
         case .corrupt(let why): return "corrupt image: \(why)"
         case .tooManyPixels(let width, let height, let limit):

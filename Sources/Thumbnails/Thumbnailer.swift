@@ -33,7 +33,7 @@ public struct Thumbnailer: Sendable {
 
     /// The header of the image at `url`: format, stored size, orientation, frames. Reads only the header.
     public static func header(of url: URL) throws(ThumbnailError) -> ImageHeader {
-        try HeaderReader.header(of: FileBytes(path: url.path)).header
+        try HeaderReader.header(of: FileBytes(url)).header
     }
 
     /// The header of an image in memory.
@@ -57,7 +57,7 @@ public struct Thumbnailer: Sendable {
     /// The thumbnail of the image at `url` (the first frame of an animation).
     public func thumbnail(of url: URL) throws(ThumbnailError) -> Thumbnail {
         guard maxPixelSize >= 1 else { throw .unsupported("a maximum pixel size of \(maxPixelSize)") }
-        let file = try FileBytes(path: url.path)
+        let file = try FileBytes(url)
         let (header, heif) = try HeaderReader.header(of: file)
         guard header.width <= pixelLimit / max(header.height, 1) else {
             throw .tooManyPixels(width: header.width, height: header.height, limit: pixelLimit)

@@ -15,15 +15,11 @@ struct InboxCommand: ParsableCommand {
         var directory: String
 
         func open() throws -> ShareInbox {
-            guard FileManager.default.fileExists(atPath: directory) else {
-                Output.error("\(directory): no such inbox")
-                throw ExitCode(2)
-            }
+            guard FileManager.default.fileExists(atPath: directory) else { throw BadInput("\(directory): no such inbox") }
             do {
                 return try ShareInbox(at: URL(fileURLWithPath: directory))
             } catch {
-                Output.error("\(error)")
-                throw ExitCode(2)
+                throw BadInput("\(directory): \(error)")
             }
         }
     }
@@ -83,6 +79,7 @@ struct InboxCommand: ParsableCommand {
 
         func run() throws {
             let inbox = try location.open()
+            if let id, !ShareInbox.isIdentifier(id) { throw BadInput("'\(id)' is not an inbox item identifier") }
             let claimed = try id.map { try inbox.claim(id: $0) } ?? inbox.claimNext()
             guard let claimed else { throw ExitCode.failure }
             Output.line("\(claimed.id)  \(claimed.payloadURL.path)")
@@ -123,6 +120,10 @@ struct InboxCommand: ParsableCommand {
 
         @Option(help: ArgumentHelp("Seconds a claim holds.", valueName: "seconds"))
         var lease: Int = 600
+
+        func validate() throws {
+            if lease < 0 { throw ValidationError("--lease must not be negative.") }
+        }
 
         @Flag(help: "Print JSON.")
         var json = false

@@ -25,6 +25,7 @@ struct LintCommand: ParsableCommand {
     }
 
     func run() throws {
+        for file in files where !FileManager.default.fileExists(atPath: file) { throw BadInput("\(file): no such file or directory") }
         struct FileReport: Encodable {
             var file: String
             var diagnostics: [Diagnostic]

@@ -42,8 +42,7 @@ struct MatchCommand: AsyncParsableCommand {
             let (fixture, base) = try source.fixture()
             input = ActivationInput(try fixture.makeItems(relativeTo: base))
         } catch {
-            Output.error("\(error)")
-            throw ExitCode(2)
+            throw BadInput("\(error)")
         }
         var answers: [Answer] = []
         for path in manifests {
@@ -51,8 +50,7 @@ struct MatchCommand: AsyncParsableCommand {
             do {
                 manifest = try ExtensionManifest.read(contentsOf: URL(fileURLWithPath: path))
             } catch {
-                Output.error("\(error)")
-                throw ExitCode(2)
+                throw BadInput("\(error)")
             }
             registerDeclarations(of: manifest)
             let name = manifest.displayName.flatMap { $0.contains("$(") ? nil : $0 } ?? manifest.bundleIdentifier ?? path
@@ -66,8 +64,7 @@ struct MatchCommand: AsyncParsableCommand {
                 answers.append(Answer(manifest: path, name: name, appears: result.matches, reasons: result.reasons,
                                       predicate: explain ? result.predicate : nil))
             } catch {
-                Output.error("\(path): NSExtensionActivationRule does not parse: \(error)")
-                throw ExitCode(2)
+                throw BadInput("\(path): NSExtensionActivationRule does not parse: \(error)")
             }
         }
         if json {

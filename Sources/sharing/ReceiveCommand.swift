@@ -3,7 +3,6 @@ import Foundation
 import HostProfiles
 import ShareInbox
 import ShareIntake
-import SharingFiles
 import SharingShim
 
 /// `sharing receive`: what a share extension does, on files, URLs, a host profile or a share fixture.
@@ -69,8 +68,7 @@ struct ReceiveCommand: AsyncParsableCommand {
                 try UTType(TypeAnswer(query: query.trimmingCharacters(in: .whitespaces)).identifier) ?? .item
             }
         } catch {
-            Output.error("--accept: \(error)")
-            throw ExitCode(2)
+            throw BadInput("--accept: \(error)")
         }
         let policy = IntakePolicy(acceptedTypes: accepted, maximumItemSize: maximumSize.map { Int64($0.bytes) },
                                   memoryBudget: memoryBudget.bytes, previewSizes: previewSizes ?? [],
@@ -84,11 +82,10 @@ struct ReceiveCommand: AsyncParsableCommand {
             destination = try ShareInbox(at: URL(fileURLWithPath: inbox))
             (items, host) = try share()
         } catch {
-            Output.error("\(error)")
-            throw ExitCode(2)
+            throw BadInput("\(error)")
         }
         let progress = SynchronizedProgress(totalUnitCount: 0)
-        let bar = isatty(STDERR_FILENO) == 1 && !json ? ProgressBar(progress) : nil
+        let bar = json ? nil : ProgressBar.onTerminal(progress)
         let report: IntakeReport
         do {
             report = try await intake.receive(items, into: destination, host: host, progress: progress)
@@ -121,8 +118,8 @@ struct ReceiveCommand: AsyncParsableCommand {
         var attachments: [NSItemProvider] = []
         for path in options.files {
             let url = URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL
-            guard FileManager.default.fileExists(atPath: url.path) else { throw ValidationError("\(path): no such file or directory") }
-            let provider = NSItemProvider(contentsOf: url, contentType: contentType(ofFileAt: url.path), openInPlace: true)
+            guard FileManager.default.fileExists(atPath: url.path) else { throw BadInput("\(path): no such file or directory") }
+            let provider = NSItemProvider(contentsOf: url, contentType: nil, openInPlace: true)
             provider.suggestedName = url.lastPathComponent
             attachments.append(provider)
         }
@@ -157,60 +154,5 @@ struct ReceiveCommand: AsyncParsableCommand {
         let skipped = report.entries.count - received - failed
         lines.append("\(received) received, \(skipped) skipped, \(failed) failed")
         return lines.joined(separator: "\n")
-    }
-}
-
-/// A size on the command line: bytes, or with KB, MB or GB (powers of 1024).
-struct ByteCount: ExpressibleByArgument, CustomStringConvertible, Sendable {
-    var bytes: Int
-
-    init(bytes: Int) {
-        self.bytes = bytes
-    }
-
-    init?(argument: String) {
-        let text = argument.uppercased().replacingOccurrences(of: " ", with: "")
-        let units: [(String, Int)] = [("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10), ("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10), ("B", 1)]
-        let (number, scale) = units.first { text.hasSuffix($0.0) }.map { (String(text.dropLast($0.0.count)), $0.1) } ?? (text, 1)
-        guard let value = Double(number), value >= 0, value * Double(scale) < Double(Int.max) else { return nil }
-        bytes = Int(value * Double(scale))
-    }
-
-    var description: String {
-        if bytes >= 1 << 30 { return String(format: "%.1f GB", Double(bytes) / Double(1 << 30)) }
-        if bytes >= 1 << 20 { return String(format: "%.1f MB", Double(bytes) / Double(1 << 20)) }
-        if bytes >= 1 << 10 { return String(format: "%.1f KB", Double(bytes) / Double(1 << 10)) }
-        return "\(bytes) B"
-    }
-}
-
-/// A one-line progress bar on standard error, redrawn ten times a second.
-final class ProgressBar: @unchecked Sendable {
-    private let progress: Progress
-    private let timer: any DispatchSourceTimer
-
-    init(_ progress: Progress) {
-        self.progress = progress
-        timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.schedule(deadline: .now(), repeating: .milliseconds(100))
-        timer.setEventHandler { [progress] in Self.draw(progress.fractionCompleted) }
-        timer.resume()
-    }
-
-    func finish() {
-        timer.cancel()
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
-    }
-
-    private static func draw(_ fraction: Double) {
-        let width = 30, filled = Int((fraction * Double(width)).rounded(.down))
-        let bar = String(repeating: "#", count: max(0, min(width, filled))) + String(repeating: " ", count: max(0, width - filled))
-        FileHandle.standardError.write(Data("\rreceiving [\(bar)] \(Int(fraction * 100))%".utf8))
-    }
-}
-
-extension String {
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }

@@ -51,11 +51,9 @@ struct ShareCommand: AsyncParsableCommand {
         do {
             return try source.fixture()
         } catch let error as ShareFixtureError {
-            Output.error("\(error)")
-            throw ExitCode.failure
+            throw BadInput("\(error)")
         } catch let error as HostProfileError {
-            Output.error("\(error)")
-            throw ExitCode.failure
+            throw BadInput("\(error)")
         }
     }
 
@@ -63,8 +61,7 @@ struct ShareCommand: AsyncParsableCommand {
         do {
             return try fixture.makeItems(relativeTo: base)
         } catch {
-            Output.error("\(error)")
-            throw ExitCode.failure
+            throw BadInput("\(error)")
         }
     }
 

@@ -2,6 +2,10 @@ import ArgumentParser
 import Foundation
 
 /// `sharing`: Apple's app-extension sharing system on the command line.
+///
+/// One exit-status rule for every subcommand: 0 success, 1 when the work itself failed (or, for `match` and
+/// `lint`, found what they look for), 2 for bad input — a usage error, an unknown option, a bad value, a
+/// missing or unreadable input — with a message naming what was wrong.
 @main
 struct Sharing: AsyncParsableCommand {
     static let version = "0.1.0"
@@ -21,13 +25,25 @@ struct Sharing: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let error as BadInput {
+            Output.error(error.message)
+            exit(withError: ExitCode(2))
         } catch {
-            // `sharing match` answers like grep, whose status for bad usage is 2, not the usual 64.
-            if CommandLine.arguments.dropFirst().first == "match", exitCode(for: error) == .validationFailure {
+            // ArgumentParser's own usage errors (64, EX_USAGE) are bad input like any other.
+            if exitCode(for: error) == .validationFailure {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
                 exit(withError: ExitCode(2))
             }
             exit(withError: error)
         }
+    }
+}
+
+/// Bad input found while running: printed as `sharing: error: MESSAGE`, exit status 2.
+struct BadInput: Error {
+    var message: String
+
+    init(_ message: String) {
+        self.message = message
     }
 }

@@ -60,9 +60,11 @@ struct ThumbnailCommand: ParsableCommand {
             let encoding: Thumbnail.Encoding = output.lowercased().hasSuffix(".png") ? .png : .jpeg(quality: quality)
             try thumbnail.write(to: URL(fileURLWithPath: output), as: encoding)
             Output.line("\(output): \(thumbnail.width) × \(thumbnail.height)")
+        } catch ThumbnailError.unreadable(let error) {
+            throw BadInput("\(input): cannot read the image: \(error)")
         } catch {
             Output.error("\(input): \(error)")
-            throw ExitCode(1)
+            throw ExitCode.failure
         }
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import SharingFiles
 import SharingShim
 
 /// `sharing types`: what the type system says about identifiers, filename extensions, MIME types and files.
@@ -31,6 +30,7 @@ struct TypesCommand: ParsableCommand {
     }
 
     func run() throws {
+        for path in files where !FileManager.default.fileExists(atPath: path) { throw BadInput("--file \(path): no such file or directory") }
         try registerDeclarations()
         var answers: [TypeAnswer] = []
         var failed = false
@@ -38,7 +38,7 @@ struct TypesCommand: ParsableCommand {
             do { answers.append(try TypeAnswer(query: query)) } catch { Output.error("\(error)"); failed = true }
         }
         for path in files {
-            do { answers.append(try TypeAnswer(file: path)) } catch { Output.error("\(error)"); failed = true }
+            answers.append(TypeAnswer(file: path))
         }
         if json {
             try Output.json(answers)
@@ -53,18 +53,15 @@ struct TypesCommand: ParsableCommand {
             #if canImport(OpenUniformTypeIdentifiers)
             let data: Data
             do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-                Output.error("cannot read \(path): \(error.localizedDescription)")
-                throw ExitCode.failure
+                throw BadInput("--declarations: cannot read \(path): \(error.localizedDescription)")
             }
             do {
                 UTType.registerDeclarations(try UTTypeDeclaration.declarations(inInfoPlist: data))
             } catch {
-                Output.error("\(path): \(error)")
-                throw ExitCode.failure
+                throw BadInput("--declarations \(path): \(error)")
             }
             #else
-            Output.error("--declarations is for systems without UniformTypeIdentifiers; here the system registers declarations")
-            throw ExitCode.failure
+            throw BadInput("--declarations is for systems without UniformTypeIdentifiers; here the system registers declarations")
             #endif
         }
     }
@@ -100,11 +97,9 @@ struct TypeAnswer: Encodable {
         }
     }
 
-    init(file path: String) throws {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw TypeQueryError(description: "\(path): no such file or directory")
-        }
-        self.init(query: path, type: contentType(ofFileAt: path))
+    init(file path: String) {
+        let values = try? URL(fileURLWithPath: path).resourceValues(forKeys: [.contentTypeKey])
+        self.init(query: path, type: values?.contentType ?? .data)
     }
 
     private init(query: String, tag: String, tagClass: UTTagClass) throws {

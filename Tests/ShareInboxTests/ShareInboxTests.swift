@@ -1,25 +1,34 @@
 import Foundation
 @testable import ShareInbox
-import SharingFiles
+import SharingSystem
+import SystemPackage
 import Testing
 
 @Suite("The inbox")
 struct ShareInboxTests {
     /// A fresh inbox in a temporary directory, removed afterwards.
-    func withInbox<T>(lease: Duration = .seconds(600), _ body: (ShareInbox) throws -> T) throws -> T {
+    func withInbox<T>(lease: Duration = .seconds(600), _ body: (ShareInbox) async throws -> T) async throws -> T {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("opensharing-inbox-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        return try body(try ShareInbox(at: directory, claimLease: lease))
+        return try await body(try ShareInbox(at: directory, claimLease: lease))
     }
 
     /// Delivers a file with these bytes.
     @discardableResult
-    func deliver(_ text: String, named name: String = "note.txt", into inbox: ShareInbox) throws -> InboxItem {
+    func deliver(_ text: String, named name: String = "note.txt", into inbox: ShareInbox) async throws -> InboxItem {
         let delivery = try inbox.beginDelivery()
-        let data = Data(text.utf8)
-        try data.write(to: delivery.payloadDirectory.appendingPathComponent(name))
-        let hash = try SHA256Hasher.hash(fileAt: delivery.payloadDirectory.appendingPathComponent(name).path)
-        return try delivery.deliver(InboxManifest(host: "test", type: "public.plain-text", name: name, size: Int64(data.count), sha256: hash))
+        _ = try delivery.writePayload(Data(text.utf8))
+        return try await delivery.deliver(InboxManifest(host: "test", type: "public.plain-text", name: name))
+    }
+
+    /// Expects an inbox operation to fail with this code.
+    func expect<T>(_ code: InboxError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws(InboxError) -> T) async {
+        do {
+            _ = try await body()
+            Issue.record("expected \(code), and it succeeded", sourceLocation: sourceLocation)
+        } catch {
+            #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+        }
     }
 
     func names(_ directory: URL) -> [String] {
@@ -27,9 +36,9 @@ struct ShareInboxTests {
     }
 
     @Test("a delivery appears whole in new/, with its manifest, and nothing stays in tmp/")
-    func delivery() throws {
-        try withInbox { inbox in
-            let item = try deliver("hello", into: inbox)
+    func delivery() async throws {
+        try await withInbox { inbox in
+            let item = try await deliver("hello", into: inbox)
             #expect(item.state == .pending)
             #expect(ShareInbox.isIdentifier(item.id))
             #expect(item.manifest.id == item.id && item.manifest.size == 5)
@@ -62,11 +71,11 @@ struct ShareInboxTests {
     }
 
     @Test("items list oldest first, even several begun in one millisecond; identifiers sort by time")
-    func order() throws {
-        try withInbox { inbox in
+    func order() async throws {
+        try await withInbox { inbox in
             var ids: [String] = []
             for index in 0..<20 {
-                ids.append(try deliver("item \(index)", into: inbox).id)
+                ids.append(try await deliver("item \(index)", into: inbox).id)
             }
             #expect(try inbox.pending().map(\.id) == ids)
             #expect(ids == ids.sorted())
@@ -77,36 +86,116 @@ struct ShareInboxTests {
         }
     }
 
-    @Test("a delivery released or discarded undelivered leaves nothing")
-    func discarded() throws {
-        try withInbox { inbox in
+    @Test("a delivery released or discarded undelivered leaves nothing, and takes nothing more")
+    func discarded() async throws {
+        try await withInbox { inbox in
             do {
                 let delivery = try inbox.beginDelivery()
-                try Data("x".utf8).write(to: delivery.payloadDirectory.appendingPathComponent("x"))
+                _ = try delivery.writePayload(Data("x".utf8))
             }
             let discarded = try inbox.beginDelivery()
             discarded.discard()
-            #expect(throws: InboxError.self) { try discarded.deliver(InboxManifest(type: "public.data", name: "x", size: 1, sha256: "")) }
+            await expect(.deliveryEnded) { () throws(InboxError) in try discarded.writePayload(Data("x".utf8)) }
+            await expect(.deliveryEnded) { () async throws(InboxError) in try await discarded.deliver(InboxManifest(type: "public.data", name: "x")) }
             #expect(names(inbox.url.appendingPathComponent("tmp")).isEmpty)
             #expect(try inbox.pending().isEmpty)
         }
     }
 
-    @Test("a manifest must name its payload, a plain name, of the kind it says", arguments: ["missing.txt", "../escape", "a/b", "", ".."])
-    func manifestChecks(_ name: String) throws {
-        try withInbox { inbox in
+    @Test("a payload's name must be a plain name, and stays inside the item", arguments: ["../escape", "a/b", "", "..", ".", ".incoming", "a\0b", String(repeating: "x", count: 256)])
+    func names(_ name: String) async throws {
+        try await withInbox { inbox in
             let delivery = try inbox.beginDelivery()
-            try Data("x".utf8).write(to: delivery.payloadDirectory.appendingPathComponent("present.txt"))
-            #expect(throws: InboxError.self) { try delivery.deliver(InboxManifest(type: "public.data", name: name, size: 1, sha256: "")) }
+            _ = try delivery.writePayload(Data("x".utf8))
+            await expect(.invalidName) { () async throws(InboxError) in try await delivery.deliver(InboxManifest(type: "public.data", name: name)) }
             #expect(try inbox.pending().isEmpty)
             #expect(names(inbox.url.appendingPathComponent("tmp")).isEmpty)
+        }
+    }
+
+    @Test("a delivery without a payload is refused")
+    func noPayload() async throws {
+        try await withInbox { inbox in
+            let delivery = try inbox.beginDelivery()
+            await expect(.noPayload) { () throws(InboxError) in try delivery.payloadPrefix(4) }
+            await expect(.noPayload) { () async throws(InboxError) in try await delivery.deliver(InboxManifest(type: "public.data", name: "x")) }
+            #expect(try inbox.pending().isEmpty)
+        }
+    }
+
+    @Test("the inbox records the kind, size and hash it measured, and previews that are there")
+    func measured() async throws {
+        try await withInbox { inbox in
+            let delivery = try inbox.beginDelivery()
+            let payload = try delivery.writePayload(Data("hello".utf8))
+            #expect(payload == InboxDelivery.Payload(kind: .file, size: 5, sha256: "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824", leftOut: []))
+            #expect(try delivery.payloadPrefix(3) == Array("hel".utf8))
+            let previews = try await delivery.addPreviews { payload, directory in
+                #expect(try String(contentsOf: payload, encoding: .utf8) == "hello")
+                try Data("jpeg".utf8).write(to: directory.appendingPathComponent("preview-1.jpg"))
+                return [InboxManifest.Preview(name: "preview-1.jpg", width: 1, height: 1)]
+            }
+            #expect(previews.map(\.name) == ["preview-1.jpg"])
+            var manifest = InboxManifest(type: "public.plain-text", name: "hello.txt")
+            manifest.size = 999
+            manifest.sha256 = "forged"
+            let item = try await delivery.deliver(manifest)
+            #expect(item.manifest.size == 5 && item.manifest.sha256 == payload.sha256 && item.manifest.kind == .file)
+            #expect(item.manifest.previews == previews)
+            #expect(try Data(contentsOf: item.previewURL(previews[0])) == Data("jpeg".utf8))
+            #expect(try item.verify())
+        }
+    }
+
+    @Test("a preview the maker names but did not write, or names outside its directory, is refused")
+    func badPreviews() async throws {
+        try await withInbox { inbox in
+            let delivery = try inbox.beginDelivery()
+            _ = try delivery.writePayload(Data("x".utf8))
+            for name in ["missing.jpg", "../manifest.json"] {
+                do {
+                    _ = try await delivery.addPreviews { _, _ in [InboxManifest.Preview(name: name, width: 1, height: 1)] }
+                    Issue.record("accepted the preview \(name)")
+                } catch let error as InboxError {
+                    #expect(error.code == (name.contains("/") ? .invalidName : .noPayload), "\(error)")
+                }
+            }
+        }
+    }
+
+    @Test("copying in a file or a tree: measured as copied; what cannot be a payload is refused by code before anything is copied")
+    func sources() async throws {
+        try await withInbox { inbox in
+            let outside = inbox.url.deletingLastPathComponent().appendingPathComponent("sources-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: outside) }
+            try FileManager.default.createDirectory(at: outside.appendingPathComponent("tree/sub"), withIntermediateDirectories: true)
+            try Data("abc".utf8).write(to: outside.appendingPathComponent("file.txt"))
+            try Data("de".utf8).write(to: outside.appendingPathComponent("tree/sub/x"))
+            #expect(mkfifo(outside.appendingPathComponent("fifo").path, 0o600) == 0)
+            let delivery = try inbox.beginDelivery()
+            let file = try delivery.openSource(outside.appendingPathComponent("file.txt"))
+            #expect(file.kind == .file && file.size == 3)
+            let copied = try delivery.copyPayload(from: file)
+            #expect(copied.size == 3 && copied.sha256 == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+            let tree = try delivery.openSource(outside.appendingPathComponent("tree"))
+            #expect(tree.kind == .directory && tree.size == 2)
+            let copiedTree = try delivery.copyPayload(from: tree)
+            #expect(copiedTree.kind == .directory && copiedTree.size == 2)
+            let item = try await delivery.deliver(InboxManifest(type: "public.folder", name: "tree"))
+            #expect(item.manifest.kind == .directory)
+            #expect(try item.verify())
+            let other = try inbox.beginDelivery()
+            await expect(.sourceMissing) { () throws(InboxError) in try other.openSource(outside.appendingPathComponent("nothing")) }
+            await expect(.sourceNotAFile) { () throws(InboxError) in try other.openSource(outside.appendingPathComponent("fifo")) }
+            await expect(.cancelled) { () throws(InboxError) in try other.copyPayload(from: try other.openSource(outside.appendingPathComponent("file.txt"))) { _ in false } }
+            #expect(other.payloadURL == nil)
         }
     }
 
     @Test("claiming: one claimer wins, the item leaves new/; acknowledging removes it")
-    func claims() throws {
-        try withInbox { inbox in
-            let item = try deliver("claim me", into: inbox)
+    func claims() async throws {
+        try await withInbox { inbox in
+            let item = try await deliver("claim me", into: inbox)
             let claimed = try #require(try inbox.claim(id: item.id))
             #expect(claimed.state == .claimed && claimed.manifest == item.manifest)
             #expect(try inbox.claim(id: item.id) == nil)
@@ -114,22 +203,22 @@ struct ShareInboxTests {
             #expect(try inbox.claimNext() == nil)
             try inbox.acknowledge(claimed)
             #expect(try inbox.claimed().isEmpty)
-            #expect(throws: InboxError.self) { try inbox.acknowledge(claimed) }
+            await expect(.notClaimed) { () throws(InboxError) in try inbox.acknowledge(claimed) }
             for directory in ["new", "cur", "tmp"] { #expect(names(inbox.url.appendingPathComponent(directory)).isEmpty) }
         }
     }
 
     @Test("identifiers from outside are checked before they name a path", arguments: ["../../etc", "x", "0019a6b2c3d4e.1.zzzzzzzz", "/tmp/x", ""])
-    func hostileIdentifiers(_ id: String) throws {
-        try withInbox { inbox in
-            #expect(throws: InboxError.self) { try inbox.claim(id: id) }
+    func hostileIdentifiers(_ id: String) async throws {
+        try await withInbox { inbox in
+            await expect(.invalidIdentifier) { () throws(InboxError) in try inbox.claim(id: id) }
         }
     }
 
     @Test("a claim whose lease ended goes back to new/; a live one stays")
-    func leases() throws {
-        try withInbox(lease: .seconds(3600)) { inbox in
-            let item = try deliver("leased", into: inbox)
+    func leases() async throws {
+        try await withInbox(lease: .seconds(3600)) { inbox in
+            let item = try await deliver("leased", into: inbox)
             _ = try #require(try inbox.claim(id: item.id))
             #expect(try inbox.collectGarbage().returned.isEmpty)
             let impatient = try ShareInbox(at: inbox.url, claimLease: .zero)
@@ -142,8 +231,8 @@ struct ShareInboxTests {
     }
 
     @Test("garbage: deliveries of dead writers and interrupted acknowledgements go; a live delivery stays")
-    func garbage() throws {
-        try withInbox { inbox in
+    func garbage() async throws {
+        try await withInbox { inbox in
             let tmp = inbox.url.appendingPathComponent("tmp")
             // A writer that died: process 2^22 + 1 is beyond Linux's largest pid.
             let dead = String(format: "%013llx.%d.%08x", UInt64(Date().timeIntervalSince1970 * 1000), 4_194_305, 7)
@@ -172,24 +261,26 @@ struct ShareInboxTests {
     }
 
     @Test("verification catches a payload changed after delivery")
-    func verification() throws {
-        try withInbox { inbox in
-            let item = try deliver("original", into: inbox)
+    func verification() async throws {
+        try await withInbox { inbox in
+            let item = try await deliver("original", into: inbox)
             try Data("tampered".utf8).write(to: item.payloadURL)
             #expect(try !item.verify())
         }
     }
 
     @Test("a directory payload: its tree hash, verified")
-    func directoryPayload() throws {
-        try withInbox { inbox in
-            let delivery = try inbox.beginDelivery()
-            let tree = delivery.payloadDirectory.appendingPathComponent("Bundle.pvt")
+    func directoryPayload() async throws {
+        try await withInbox { inbox in
+            let tree = inbox.url.deletingLastPathComponent().appendingPathComponent("Bundle-\(UUID().uuidString).pvt")
+            defer { try? FileManager.default.removeItem(at: tree) }
             try FileManager.default.createDirectory(at: tree.appendingPathComponent("sub"), withIntermediateDirectories: true)
             try Data("a".utf8).write(to: tree.appendingPathComponent("a.jpg"))
             try Data("bb".utf8).write(to: tree.appendingPathComponent("sub/b.mov"))
-            let hash = try SHA256Hasher.hash(treeAt: tree.path)
-            let item = try delivery.deliver(InboxManifest(type: "com.apple.private.live-photo-bundle", name: "Bundle.pvt", kind: .directory, size: 3, sha256: hash))
+            let delivery = try inbox.beginDelivery()
+            let payload = try delivery.copyPayload(from: try delivery.openSource(tree))
+            #expect(payload.sha256 == (try ContentHash.hash(treeAt: tree)) && payload.size == 3)
+            let item = try await delivery.deliver(InboxManifest(type: "com.apple.private.live-photo-bundle", name: "Bundle.pvt"))
             #expect(try item.verify())
             try Data("c".utf8).write(to: item.payloadURL.appendingPathComponent("sub/c"))
             #expect(try !item.verify())
@@ -206,7 +297,9 @@ struct ShareInboxTests {
         let results = try await withThrowingTaskGroup(of: Role.self) { group in
             for writer in 0..<writers {
                 group.addTask {
-                    .wrote(try (0..<perWriter).map { index in try ShareInboxTests().deliver("\(writer)-\(index)", into: inbox).id })
+                    var ids: [String] = []
+                    for index in 0..<perWriter { ids.append(try await ShareInboxTests().deliver("\(writer)-\(index)", into: inbox).id) }
+                    return .wrote(ids)
                 }
             }
             group.addTask {

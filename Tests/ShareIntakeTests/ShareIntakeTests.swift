@@ -341,7 +341,8 @@ struct IntakeLifecycleTests {
         // Cancel once the first attachment is delivered and the second is waiting for its host.
         while try inbox.pending().isEmpty || !host.isWaiting { try await Task.sleep(for: .milliseconds(10)) }
         task.cancel()
-        await #expect(throws: CancellationError.self) { try await task.value }
+        let thrown = await #expect(throws: IntakeError.self) { try await task.value }
+        #expect(thrown?.code == .cancelled)
         guard case .cancelled(let error)? = context.outcome else { Issue.record("not cancelled"); return }
         #expect((error as NSError).domain == NSCocoaErrorDomain && (error as NSError).code == NSUserCancelledError)
         // The host answers after all, too late: nothing more arrives.
@@ -366,7 +367,8 @@ struct IntakeLifecycleTests {
         let task = Task { try await intake.receive([item([slow])], into: inbox, progress: progress) }
         try await Task.sleep(for: .milliseconds(300))
         progress.cancel()
-        await #expect(throws: CancellationError.self) { try await task.value }
+        let thrown = await #expect(throws: IntakeError.self) { try await task.value }
+        #expect(thrown?.code == .cancelled)
         #expect(try scratch.leftovers().isEmpty && scratch.inbox.pending().isEmpty)
     }
 

@@ -1,5 +1,7 @@
 import Foundation
-import SharingFiles
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// Runs the built `sharing` binary the way a user does, capturing what it prints and its exit status.
@@ -58,7 +60,7 @@ final class ChildProcess: @unchecked Sendable {
     /// Kills it with SIGKILL after `delay` unless it has exited, timed on a thread of its own.
     func kill(after delay: Duration) {
         Thread { [self] in
-            if exited.wait(timeout: .now() + delay.seconds) == .timedOut {
+            if exited.wait(timeout: .now() + delay / .seconds(1)) == .timedOut {
                 _ = Glibc.kill(process.processIdentifier, SIGKILL)
             } else {
                 exited.signal()

@@ -1,5 +1,5 @@
 import Foundation
-import SharingFiles
+@testable import ShareInbox
 import Testing
 
 /// Reads an inbox the way the app would, from its files (the tests run the real binary, as users do).
@@ -169,6 +169,6 @@ struct InboxRobustnessTests {
     }
 
     func sha256(of url: URL) throws -> String {
-        try SHA256Hasher.hash(fileAt: url.path)
+        try ContentHash.hash(fileAt: url)
     }
 }

@@ -48,26 +48,26 @@ struct ShareCommandTests {
         }
     }
 
-    @Test("a malformed fixture: the JSON path of the problem, exit status 1")
+    @Test("a malformed fixture is bad input: the JSON path of the problem, exit status 2")
     func malformed() async throws {
         try await withTemporaryDirectory { directory in
             let fixture = directory.appendingPathComponent("broken.json")
             try Data(#"{"format": "opensharing-share/1", "items": [{"attachments": [{"representations": [{"type": "public.jpeg", "provide": "file", "payload": {"file": "missing.jpg"}}]}]}]}"#.utf8).write(to: fixture)
             let result = try await Sharing.run(["share", "--share", fixture.path, "--load"])
-            #expect(result.status == 1)
+            #expect(result.status == 2)
             #expect(result.standardError == "sharing: error: $.items[0].attachments[0].representations[0].payload: no such file: \(directory.path)/missing.jpg\n")
         }
     }
 
     @Test("usage errors: both sources, an unknown host, a relative URL")
     func usage() async throws {
-        #expect(try await Sharing.run(["share", "--share", "a.json", "--host", "safari"]).status == 64)
+        #expect(try await Sharing.run(["share", "--share", "a.json", "--host", "safari"]).status == 2)
         let unknown = try await Sharing.run(["share", "--host", "netscape"])
-        #expect(unknown.status == 64)
+        #expect(unknown.status == 2)
         #expect(unknown.standardError.contains("Unknown host 'netscape'. Hosts: safari, safari-javascript"))
-        #expect(try await Sharing.run(["share", "--host", "safari", "--url", "example.com"]).status == 64)
+        #expect(try await Sharing.run(["share", "--host", "safari", "--url", "example.com"]).status == 2)
         let refused = try await Sharing.run(["share", "--host", "safari"])
-        #expect(refused.status == 1)
+        #expect(refused.status == 2)
         #expect(refused.standardError == "sharing: error: safari: shares a page URL: give at least one\n")
     }
 }

@@ -111,17 +111,17 @@ struct TypesCommandTests {
     @Test("a missing file and an unreadable declarations file are errors")
     func missingFiles() async throws {
         let missing = try await Sharing.run(["types", "--file", "/nonexistent/x.pdf"])
-        #expect(missing.status == 1)
-        #expect(missing.standardError == "sharing: error: /nonexistent/x.pdf: no such file or directory\n")
+        #expect(missing.status == 2)
+        #expect(missing.standardError == "sharing: error: --file /nonexistent/x.pdf: no such file or directory\n")
         let badPlist = try await Sharing.run(["types", "--declarations", "/nonexistent/Info.plist", "public.png"])
-        #expect(badPlist.status == 1)
-        #expect(badPlist.standardError.hasPrefix("sharing: error: cannot read /nonexistent/Info.plist"))
+        #expect(badPlist.status == 2)
+        #expect(badPlist.standardError.hasPrefix("sharing: error: --declarations: cannot read /nonexistent/Info.plist"))
     }
 
     @Test("no query is a usage error")
     func usage() async throws {
         let result = try await Sharing.run(["types"])
-        #expect(result.status == 64)
+        #expect(result.status == 2)
         #expect(result.standardError.contains("Give at least one type, extension, MIME type or --file."))
     }
 

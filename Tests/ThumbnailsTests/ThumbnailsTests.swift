@@ -1,4 +1,6 @@
 import Foundation
+import SharingSystem
+import SystemPackage
 import Testing
 @testable import Thumbnails
 
@@ -202,7 +204,7 @@ struct ImageHeaderTests {
     @Test("HEVC: the picture size of a sequence parameter set, emulation prevention bytes removed")
     func sequenceParameterSets() throws {
         for (name, item, size) in [("heic.heic", UInt32(1), (480, 320)), ("heic-grid-1.heic", UInt32(2), (128, 128))] {
-            let file = try HEIFFile.read(FileBytes(path: fixture(name).path))
+            let file = try HEIFFile.read(FileBytes(fixture(name)))
             var sizes: [(Int, Int)] = []
             for case .hevcConfiguration(let units, _, _, _) in file.properties(of: item) {
                 sizes += units.compactMap(HEVC.pictureSize(ofSequenceParameterSet:)).map { ($0.width, $0.height) }
@@ -357,13 +359,16 @@ final class HostileImageTests {
         let cases: [(URL, String)] = [
             (try write("text.jpg", Array("hello, world".utf8)), "unsupported: not a JPEG, PNG, GIF, WebP, HEIF or TIFF image"),
             (try write("empty.png", []), "unsupported: not a JPEG, PNG, GIF, WebP, HEIF or TIFF image"),
-            (directory, "cannot read the image: not a regular file"),
-            (directory.appendingPathComponent("missing.png"), "cannot read the image: No such file or directory"),
+            (directory, "cannot read the image: reading \(directory.path) failed: not a regular file"),
+            (directory.appendingPathComponent("missing.png"), "cannot read the image: opening \(directory.path)/missing.png failed: No such file or directory"),
             (try write("zero.gif", Array("GIF89a".utf8) + [0, 0, 0, 0, 0, 0, 0]), "corrupt image: GIF: the screen is 0 × 0 pixels"),
         ]
         for (url, message) in cases {
             let error = #expect(throws: ThumbnailError.self) { try Thumbnailer(maxPixelSize: 100).thumbnail(of: url) }
             #expect(error?.description.hasPrefix(message) == true, "\(url.lastPathComponent): \(String(describing: error))")
+        }
+        #expect(throws: ThumbnailError.unreadable(SystemError(.open, .system(.noSuchFileOrDirectory), path: directory.appendingPathComponent("missing.png").path))) {
+            try Thumbnailer(maxPixelSize: 100).thumbnail(of: directory.appendingPathComponent("missing.png"))
         }
     }
 }

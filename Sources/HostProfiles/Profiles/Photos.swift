@@ -1,5 +1,4 @@
 import Foundation
-import SharingFiles
 import SharingShim
 
 extension HostProfile {
@@ -59,7 +58,7 @@ extension HostProfile {
             trap: "the first type is a directory: loading it as a file gives a folder, as data a zip archive",
             report: "https://github.com/deltachat/deltachat-ios/issues/3193"
         ) { content throws(HostProfileError) in
-            let bundle = try need(content.files.filter { $0.hasDirectoryPath || contentType(ofFileAt: $0.path).conforms(to: .directory) },
+            let bundle = try need(content.files.filter { $0.hasDirectoryPath || ((try? $0.resourceValues(forKeys: [.contentTypeKey]))?.contentType ?? .data).conforms(to: .directory) },
                                   "a Live Photo bundle directory", "live-photo-bundle")[0]
             var representations: [ShareFixture.Representation] = [
                 .init(type: "com.apple.live-photo-bundle", provide: .directory, payload: .file(bundle.path)),

@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(UniformTypeIdentifiers)
 package import UniformTypeIdentifiers
 #else

@@ -1,5 +1,5 @@
 import Foundation
-import SharingFiles
+@testable import OpenItemProvider
 import Testing
 
 @Suite("Progress from many threads")

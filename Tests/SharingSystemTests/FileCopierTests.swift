@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
-@testable import SharingFiles
+@testable import SharingSystem
+import SystemPackage
 import Testing
 
 @Suite("The copy engine")
@@ -38,7 +39,7 @@ final class FileCopierTests {
         let (source, data) = try randomFile("source.bin", bytes: 20 << 20 | 12345)
         let destination = directory.appendingPathComponent("copy-\(buffered).bin")
         var reported: [Int64] = []
-        let result = try FileCopier.copyFile(from: source.path, to: destination.path, forceBuffered: buffered) { bytes in
+        let result = try FileCopier.copyFile(from: source, to: destination, forceBuffered: buffered) { bytes in
             reported.append(bytes)
             return true
         }
@@ -52,7 +53,7 @@ final class FileCopierTests {
     @Test("an empty file copies")
     func empty() throws {
         let (source, _) = try randomFile("empty", bytes: 0)
-        let result = try FileCopier.copyFile(from: source.path, to: directory.appendingPathComponent("empty-copy").path)
+        let result = try FileCopier.copyFile(from: source, to: directory.appendingPathComponent("empty-copy"))
         #expect(result.bytes == 0)
     }
 
@@ -60,7 +61,7 @@ final class FileCopierTests {
     func exclusive() throws {
         let (source, _) = try randomFile("a", bytes: 10)
         let (existing, old) = try randomFile("b", bytes: 5)
-        #expect(throws: FileSystemError.self) { try FileCopier.copyFile(from: source.path, to: existing.path) }
+        #expect(throws: SystemError(.create, .system(.fileExists), path: existing.path)) { try FileCopier.copyFile(from: source, to: existing) }
         #expect(try Data(contentsOf: existing) == old)
     }
 
@@ -68,8 +69,12 @@ final class FileCopierTests {
     func notRegular() throws {
         let fifo = directory.appendingPathComponent("fifo")
         #expect(mkfifo(fifo.path, 0o600) == 0)
-        #expect(throws: FileSystemError.self) { try FileCopier.copyFile(from: fifo.path, to: directory.appendingPathComponent("f2").path) }
-        #expect(throws: FileSystemError.self) { try FileCopier.copyFile(from: directory.path, to: directory.appendingPathComponent("d2").path) }
+        #expect(throws: SystemError(.read, .wrongKind("not a regular file"), path: fifo.path)) {
+            try FileCopier.copyFile(from: fifo, to: directory.appendingPathComponent("f2"))
+        }
+        #expect(throws: SystemError(.read, .wrongKind("not a regular file"), path: directory.path)) {
+            try FileCopier.copyFile(from: directory, to: directory.appendingPathComponent("d2"))
+        }
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("f2").path))
     }
 
@@ -78,7 +83,7 @@ final class FileCopierTests {
         let (source, _) = try randomFile("big", bytes: 24 << 20)
         let destination = directory.appendingPathComponent("partial")
         do {
-            try FileCopier.copyFile(from: source.path, to: destination.path) { $0 < 8 << 20 }
+            try FileCopier.copyFile(from: source, to: destination) { $0 < 8 << 20 }
             Issue.record("not cancelled")
         } catch {
             #expect(error.code == .cancelled)
@@ -91,19 +96,55 @@ final class FileCopierTests {
         let (source, _) = try randomFile("target", bytes: 3)
         let link = directory.appendingPathComponent("link")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: source)
-        #expect(throws: FileSystemError.self) {
-            try FileCopier.copyFile(from: link.path, to: directory.appendingPathComponent("l1").path, followSymlinks: false)
+        #expect(throws: SystemError(.open, .system(.tooManySymbolicLinkLevels), path: link.path)) {
+            try FileCopier.copyFile(from: link, to: directory.appendingPathComponent("l1"), followingLinks: false)
         }
-        #expect(try FileCopier.copyFile(from: link.path, to: directory.appendingPathComponent("l2").path).bytes == 3)
+        #expect(try FileCopier.copyFile(from: link, to: directory.appendingPathComponent("l2")).bytes == 3)
     }
 
     @Test("a missing source names the path and the reason")
     func missing() {
         do {
-            try FileCopier.copyFile(from: "/nonexistent/x", to: directory.appendingPathComponent("m").path)
+            try FileCopier.copyFile(from: URL(filePath: "/nonexistent/x"), to: directory.appendingPathComponent("m"))
+            Issue.record("copied from nothing")
         } catch {
-            #expect(error.description == "cannot open /nonexistent/x: No such file or directory")
+            #expect(error.code == .system(.noSuchFileOrDirectory))
+            #expect(error.description == "opening /nonexistent/x failed: No such file or directory")
         }
+    }
+
+    /// Bytes that differ at every offset, so that a piece seen twice or skipped shows.
+    func pattern(_ count: Int) -> Data {
+        Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ ($0 >> 11)) })
+    }
+
+    @Test("an observed copy hands over every byte written, once and in order, whatever the size against the copy's chunks", arguments: [
+        0, 1, FileCopier.chunkSize - 1, FileCopier.chunkSize, FileCopier.chunkSize + 1, 3 * FileCopier.chunkSize + 4097,
+    ])
+    func observedCopy(_ size: Int) throws {
+        let source = directory.appendingPathComponent("source-\(size)")
+        try pattern(size).write(to: source)
+        let destination = directory.appendingPathComponent("copy-\(size)")
+        let seen = Locked(Data())
+        var reported: Int64 = 0
+        let result = try FileCopier.copy(from: OpenFile.reading(source), to: destination, durable: true, progress: { copied in
+            reported = copied
+            return true
+        }, observe: { bytes in seen.withLock { $0.append(contentsOf: bytes) } })
+        #expect(result.bytes == Int64(size) && reported == Int64(size))
+        #expect(seen.withLock { $0 } == pattern(size))
+        #expect(try Data(contentsOf: destination) == pattern(size))
+    }
+
+    @Test("cancelling an observed copy removes the copy and ends the reading")
+    func cancelledObservedCopy() throws {
+        let source = directory.appendingPathComponent("big")
+        try pattern(3 * FileCopier.chunkSize).write(to: source)
+        let destination = directory.appendingPathComponent("cancelled")
+        #expect(throws: SystemError(.copy, .cancelled, path: source.path, destination: destination.path)) {
+            try FileCopier.copy(from: OpenFile.reading(source), to: destination, progress: { $0 < Int64(FileCopier.chunkSize) }, observe: { _ in })
+        }
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
     }
 }
 
@@ -121,7 +162,7 @@ struct TreeCopierTests {
         try FileManager.default.createSymbolicLink(atPath: tree.appendingPathComponent("abs").path, withDestinationPath: "/etc/passwd")
         #expect(mkfifo(tree.appendingPathComponent("pipe").path, 0o600) == 0)
         let copy = root.appendingPathComponent("copy")
-        let result = try TreeCopier.copyTree(from: tree.path, to: copy.path)
+        let result = try TreeCopier.copyTree(from: tree, to: copy)
         #expect(result.files == 2 && result.directories == 3 && result.bytes == 1)
         #expect(Set(result.skipped.map(\.path)) == ["a/out", "abs", "pipe"])
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: copy.appendingPathComponent("a/up").path) == "../a/b/file")
@@ -145,42 +186,12 @@ struct TreeCopierTests {
         let deep = (0...TreeCopier.maximumDepth + 1).map { _ in "d" }.joined(separator: "/")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("tree/" + deep), withIntermediateDirectories: true)
         let copy = root.appendingPathComponent("copy")
-        #expect(throws: FileSystemError.self) { try TreeCopier.copyTree(from: root.appendingPathComponent("tree").path, to: copy.path) }
-        #expect(!FileManager.default.fileExists(atPath: copy.path))
-    }
-}
-
-@Suite("The naming rule")
-struct SafeFileNameTests {
-    static let hostileCharacters: [Character] = ["/", "\\", ".", "\u{0}", "\u{7}", "\n", "\u{202E}", "\u{200B}", " ", "a", "é", "日", "e\u{301}", ":", "*"]
-
-    @Test("names never escape a directory, never hide, never exceed 255 bytes, over generated hostile names")
-    func neverEscapes() async {
-        let hostile = Gen<Character?>.element(of: Self.hostileCharacters).map { $0! }.string(of: 0...300)
-        await propertyCheck(count: 500, input: hostile) { name in
-            let safe = SafeFileName.make(from: name, fallback: "item", extension: .keep)
-            #expect(!safe.isEmpty)
-            #expect(!safe.contains("/") && !safe.contains("\\"))
-            #expect(safe != "." && safe != ".." && !safe.hasPrefix("."))
-            #expect(safe.utf8.count <= 255)
-            #expect(!safe.unicodeScalars.contains { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format })
-            let inside = URL(fileURLWithPath: "/inbox").appendingPathComponent(safe).standardized.path
-            #expect(inside.hasPrefix("/inbox/"))
+        do {
+            _ = try TreeCopier.copyTree(from: root.appendingPathComponent("tree"), to: copy)
+            Issue.record("copied a tree deeper than the limit")
+        } catch {
+            #expect(error.code == .limitExceeded("nested deeper than \(TreeCopier.maximumDepth) directories"))
         }
-    }
-
-    @Test("names differing only in Unicode normalization become one name")
-    func normalization() {
-        #expect(SafeFileName.make(from: "cafe\u{301}.txt", fallback: "x", extension: .keep)
-                == SafeFileName.make(from: "caf\u{E9}.txt", fallback: "x", extension: .keep))
-    }
-
-    @Test("collisions get a number before the extension")
-    func unique() {
-        let taken: Set<String> = ["a.txt", "a 2.txt"]
-        #expect(SafeFileName.unique("a.txt") { taken.contains($0) } == "a 3.txt")
-        #expect(SafeFileName.unique("b.txt") { taken.contains($0) } == "b.txt")
-        let long = String(repeating: "x", count: 251) + ".txt"
-        #expect(SafeFileName.unique(long) { $0 == long }.utf8.count <= 255)
+        #expect(!FileManager.default.fileExists(atPath: copy.path))
     }
 }

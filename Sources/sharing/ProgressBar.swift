@@ -1,0 +1,32 @@
+import Foundation
+import SharingSystem
+
+/// A one-line progress bar on standard error, redrawn ten times a second.
+final class ProgressBar: @unchecked Sendable {
+    /// A bar for `progress`, when standard error is a terminal to draw it on.
+    static func onTerminal(_ progress: Progress) -> ProgressBar? {
+        Terminal.standardErrorIsInteractive ? ProgressBar(progress) : nil
+    }
+
+    private let progress: Progress
+    private let timer: any DispatchSourceTimer
+
+    init(_ progress: Progress) {
+        self.progress = progress
+        timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now(), repeating: .milliseconds(100))
+        timer.setEventHandler { [progress] in Self.draw(progress.fractionCompleted) }
+        timer.resume()
+    }
+
+    func finish() {
+        timer.cancel()
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+
+    private static func draw(_ fraction: Double) {
+        let width = 30, filled = Int((fraction * Double(width)).rounded(.down))
+        let bar = String(repeating: "#", count: max(0, min(width, filled))) + String(repeating: " ", count: max(0, width - filled))
+        FileHandle.standardError.write(Data("\rreceiving [\(bar)] \(Int(fraction * 100))%".utf8))
+    }
+}
