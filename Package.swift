@@ -68,7 +68,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .target(name: "HostProfiles", dependencies: ["SharingShim", "SharingSystem"], swiftSettings: strictSettings),
+        .target(name: "HostProfiles", dependencies: ["SharingShim"], swiftSettings: strictSettings),
         .target(name: "ExtensionManifest", dependencies: ["SharingShim", "SharingSystem", "PropertyLists"], swiftSettings: strictSettings),
         .target(
             name: "ShareInbox",
@@ -78,7 +78,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .target(name: "ShareIntake", dependencies: ["SharingShim", "ShareInbox", "ContentTypes", "Thumbnails"], swiftSettings: strictSettings),
+        .target(name: "ShareIntake", dependencies: ["SharingShim", "ShareInbox", "ContentTypes", "PropertyLists", "Thumbnails"], swiftSettings: strictSettings),
         // Debian's libjpeg62-turbo-dev, libpng-dev, libgif-dev, libwebp-dev and libheif-dev (opened when needed).
         .target(
             name: "CThumbnailCodecs",
@@ -91,7 +91,6 @@ let package = Package(
             dependencies: [
                 "SharingShim",
                 "SharingSystem",
-                "ContentTypes",
                 "HostProfiles",
                 "ExtensionManifest",
                 "ShareInbox",

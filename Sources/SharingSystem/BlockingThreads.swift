@@ -7,6 +7,9 @@ import Foundation
 /// A thread that finds no work for `idleLifetime` ends; a job that finds no idle thread starts one, so a job
 /// never waits behind another that blocks.
 package enum BlockingThreads {
+    /// What the layer's threads are called, as a debugger or `top -H` shows them.
+    static let threadName = "OS blocking"
+
     /// How long an idle thread waits for work before it ends.
     static let idleLifetime: TimeInterval = 10
 
@@ -82,14 +85,12 @@ package enum BlockingThreads {
                 }
                 return true
             }
-            if startThread {
-                let thread = Thread { [self] in loop() }
-                thread.name = "OpenSharing blocking work"
-                thread.start()
-            }
+            if startThread { Thread { [self] in loop() }.start() }
         }
 
         private func loop() {
+            // Named from inside: a Linux thread otherwise keeps the name of the thread that made it.
+            Thread.current.name = BlockingThreads.threadName
             while let work = next() { work() }
         }
 

@@ -20,10 +20,6 @@ struct LintCommand: ParsableCommand {
     @Option(help: "text for people, json for machines, gcc for FILE:LINE:COL annotations.")
     var format: Format = .text
 
-    func validate() throws {
-        if files.isEmpty { throw ValidationError("Give at least one Info.plist.") }
-    }
-
     func run() throws {
         for file in files where !FileManager.default.fileExists(atPath: file) { throw BadInput("\(file): no such file or directory") }
         struct FileReport: Encodable {

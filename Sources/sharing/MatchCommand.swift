@@ -24,7 +24,6 @@ struct MatchCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        if manifests.isEmpty { throw ValidationError("Give at least one extension Info.plist.") }
         if !source.isGiven { throw ValidationError("Give the share: --share FIXTURE, or --host NAME with --file, --url, --text.") }
     }
 

@@ -392,7 +392,9 @@ struct IntakeLifecycleTests {
 
     @Test("the memory budget plans the work: concurrency fits it, previews only when they fit, too small is an error")
     func budget() throws {
-        #expect(throws: IntakeError.self) { try ShareIntake(policy: IntakePolicy(memoryBudget: 1 << 20)) }
+        let refused = #expect(throws: IntakeError.self) { try ShareIntake(policy: IntakePolicy(memoryBudget: 1 << 20)) }
+        #expect(refused?.code == .memoryBudget)
+        #expect(refused?.message == "a memory budget of 1 MB cannot hold one attachment in flight, which needs 1.5 MB")
         #expect(try ShareIntake(policy: IntakePolicy(memoryBudget: 2 << 20, concurrency: 8)).concurrency == 1)
         #expect(try ShareIntake(policy: IntakePolicy(memoryBudget: 24 << 20, concurrency: 8)).concurrency == 8)
         let withPreviews = try ShareIntake(policy: IntakePolicy(memoryBudget: 24 << 20, previewSizes: [300], concurrency: 4), previewMaker: Hungry())
@@ -423,5 +425,25 @@ struct SniffingTests {
         case .unknown: "unknown"
         }
         #expect(found == expected)
+    }
+}
+
+@Suite("The intake's errors")
+struct IntakeErrorTests {
+    @Test("as Cocoa sees them: Apple's item-provider codes in NSItemProviderErrorDomain, cancellation as NSUserCancelledError")
+    func nsErrors() {
+        let host = NSError(domain: NSItemProviderErrorDomain, code: -1000)
+        var unavailable = IntakeError(.itemUnavailable, "the host's file /x does not exist", typeIdentifier: "public.jpeg", underlying: host)
+        unavailable = unavailable.at(item: 2, attachment: 1)
+        #expect(unavailable.description == "item 2, attachment 1: the host's file /x does not exist")
+        let bridged = unavailable.nsError
+        #expect(bridged.domain == NSItemProviderErrorDomain && bridged.code == NSItemProvider.ErrorCode.itemUnavailableError.rawValue)
+        #expect((bridged.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == -1000)
+        #expect(IntakeError(.unexpectedValueClass, "x").nsError.code == NSItemProvider.ErrorCode.unexpectedValueClassError.rawValue)
+        #expect(IntakeError(.unavailableCoercion, "x").nsError.code == NSItemProvider.ErrorCode.unavailableCoercionError.rawValue)
+        let cancelled = IntakeError(.cancelled, "cancelled").nsError
+        #expect(cancelled.domain == NSCocoaErrorDomain && cancelled.code == NSUserCancelledError)
+        let inbox = IntakeError(.inbox, "no space").nsError
+        #expect(inbox.domain == "OpenSharing.ShareIntake" && inbox.code == IntakeError.Code.inbox.rawValue)
     }
 }

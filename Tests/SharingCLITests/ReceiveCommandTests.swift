@@ -77,20 +77,6 @@ struct ReceiveCommandTests {
             #expect(failed.standardOutput.contains("1.1   FAILED"))
         }
     }
-
-    @Test("bad input is exit status 2 with a message", arguments: [
-        ["receive", "--inbox", "INBOX", "/nonexistent/file.jpg"], ["receive", "--inbox", "INBOX", "x.jpg", "--accept", "not.a.type.anywhere"],
-        ["receive", "--inbox", "INBOX", "x.jpg", "--memory-budget", "1KB"], ["inbox", "list", "/nonexistent/inbox"],
-    ])
-    func badInput(_ arguments: [String]) async throws {
-        try await withTemporaryDirectory { directory in
-            let inbox = directory.appendingPathComponent("inbox").path
-            FileManager.default.createFile(atPath: directory.appendingPathComponent("x.jpg").path, contents: Data([0xFF, 0xD8, 0xFF]))
-            let result = try await Sharing.run(arguments.map { $0 == "INBOX" ? inbox : $0 }, in: directory)
-            #expect(result.status == 2, "\(arguments): \(result.standardError)")
-            #expect(result.standardError.hasPrefix("sharing: error: "))
-        }
-    }
 }
 
 @Suite("The inbox under crashes and concurrency", .serialized)
