@@ -8,6 +8,8 @@ SWIFT ?= swift
 
 # Debian packages the build and the tests need.
 PACKAGES := zip unzip pkg-config libssl-dev libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev libde265-dev libheif-dev libtiff-dev
+# PyPI packages the tests use as independent checks (BLAKE3's reference implementation).
+PYTHON_PACKAGES := blake3
 # More for the benchmarks' peers.
 BENCH_PACKAGES := $(PACKAGES) gcc libglib2.0-dev shared-mime-info libvips-tools python3-pil libheif-examples
 
@@ -15,6 +17,7 @@ BENCH_PACKAGES := $(PACKAGES) gcc libglib2.0-dev shared-mime-info libvips-tools 
 
 deps:
 	@Tools/install-system-packages.sh $(PACKAGES)
+	@python3 -c "import blake3" 2>/dev/null || python3 -m pip install --quiet --root-user-action=ignore $(PYTHON_PACKAGES)
 
 demo: deps
 	@$(SWIFT) build --product sharing

@@ -34,6 +34,8 @@ let package = Package(
     targets: [
         .target(name: "PropertyLists", swiftSettings: strictSettings),
         .target(name: "CSharingSystem"),
+        // BLAKE3 of our own, with SIMD kernels chosen at run time.
+        .target(name: "CBLAKE3", cSettings: [.unsafeFlags(["-O3"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // The only module that calls the operating system.
         .target(
@@ -73,7 +75,7 @@ let package = Package(
         .target(
             name: "ShareInbox",
             dependencies: [
-                "SharingSystem", .product(name: "SystemPackage", package: "swift-system"),
+                "SharingSystem", "CBLAKE3", .product(name: "SystemPackage", package: "swift-system"),
                 .target(name: "COpenSSL", condition: .when(platforms: nonApplePlatforms)),
             ],
             swiftSettings: strictSettings
@@ -151,7 +153,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ShareInboxTests",
-            dependencies: ["ShareInbox", "SharingSystem", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["ShareInbox", "SharingSystem", "CBLAKE3", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictSettings
         ),
         .testTarget(

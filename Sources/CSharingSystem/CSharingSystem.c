@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -39,4 +40,16 @@ int csharing_rename_noreplace(int from_directory, const char *from, int to_direc
     errno = ENOSYS;
     return -1;
 #endif
+}
+
+void csharing_set_thread_name(const char *name) {
+#if defined(__APPLE__)
+    pthread_setname_np(name);
+#else
+    pthread_setname_np(pthread_self(), name);
+#endif
+}
+
+void csharing_thread_name(char *name, size_t size) {
+    pthread_getname_np(pthread_self(), name, size);
 }

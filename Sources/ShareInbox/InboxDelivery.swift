@@ -58,8 +58,8 @@ public final class InboxDelivery: Sendable {
         public var kind: InboxManifest.Kind
         /// Bytes of the file, or of all regular files in the tree.
         public var size: Int64
-        /// The SHA-256 of the file, or of the tree (see `InboxManifest.sha256`), in hexadecimal.
-        public var sha256: String
+        /// The hash of the file, or of the tree (see `InboxManifest.hash`).
+        public var hash: ContentHash
         /// What a tree copy left out and why (links leading out of it, devices).
         public var leftOut: [String]
     }
@@ -116,13 +116,13 @@ public final class InboxDelivery: Sendable {
         let payload = try InboxError.wrap { () throws(SystemError) -> Payload in
             guard let file = source.file else {
                 let result = try TreeCopier.copyTree(from: source.url, to: staging, progress: progress)
-                return Payload(kind: .directory, size: result.bytes, sha256: try ContentHash.hash(treeAt: staging),
+                return Payload(kind: .directory, size: result.bytes, hash: try ContentHash.of(treeAt: staging),
                                leftOut: result.skipped.map { "left out \($0.path): \($0.reason)" })
             }
-            let hasher = SharedHasher()
+            let hasher = ContentHasher()
             let large = source.size > Int64(FileCopier.chunkSize)
             let result = try FileCopier.copy(from: file, to: staging, durable: large, progress: progress) { hasher.update($0) }
-            return Payload(kind: .file, size: result.bytes, sha256: hasher.finalize(), leftOut: [])
+            return Payload(kind: .file, size: result.bytes, hash: hasher.finalize(), leftOut: [])
         }
         state.withLock { $0.payload = payload }
         return payload
@@ -133,9 +133,9 @@ public final class InboxDelivery: Sendable {
         try checkOpen()
         removePayload()
         try InboxError.wrap { () throws(SystemError) in try OpenFile.creating(staging).write(data) }
-        var hasher = SHA256Hasher()
+        let hasher = ContentHasher()
         data.withUnsafeBytes { hasher.update($0) }
-        let payload = Payload(kind: .file, size: Int64(data.count), sha256: hasher.finalize(), leftOut: [])
+        let payload = Payload(kind: .file, size: Int64(data.count), hash: hasher.finalize(), leftOut: [])
         state.withLock { $0.payload = payload }
         return payload
     }
@@ -244,7 +244,7 @@ public final class InboxDelivery: Sendable {
         manifest.received = InternetTime.now()
         manifest.kind = payload.kind
         manifest.size = payload.size
-        manifest.sha256 = payload.sha256
+        manifest.hash = payload.hash
         manifest.previews = previews
         let data: Data
         do {

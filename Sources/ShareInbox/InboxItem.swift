@@ -50,7 +50,8 @@ public struct InboxItem: Sendable, Equatable {
         self.url = directory
     }
 
-    /// Whether the payload on disk is what the manifest says: its size and its hash.
+    /// Whether the payload on disk is what the manifest says: its size and its hash, by the manifest's
+    /// algorithm (items written with SHA-256 still verify).
     public func verify() throws(InboxError) -> Bool {
         let payload = payloadURL
         return try InboxError.wrap { () throws(SystemError) -> Bool in
@@ -58,10 +59,10 @@ public struct InboxItem: Sendable, Equatable {
             switch manifest.kind {
             case .file:
                 guard let status, status.kind == .regular, status.size == manifest.size else { return false }
-                return try ContentHash.hash(fileAt: payload) == manifest.sha256
+                return try ContentHash.of(fileAt: payload, manifest.hash.algorithm) == manifest.hash
             case .directory:
                 guard status?.kind == .directory, try TreeCopier.size(of: payload) == manifest.size else { return false }
-                return try ContentHash.hash(treeAt: payload) == manifest.sha256
+                return try ContentHash.of(treeAt: payload, manifest.hash.algorithm) == manifest.hash
             }
         }
     }

@@ -49,8 +49,9 @@ public struct InboxManifest: Codable, Sendable, Equatable {
     public var kind: Kind
     /// Bytes of the file, or of all regular files in the tree.
     public var size: Int64
-    /// The SHA-256 of the file, or of the tree (see `SHA256Hasher.hash(treeAt:)`), in hexadecimal.
-    public var sha256: String
+    /// The hash of the file, or of the tree (see `ContentHash.of(treeAt:)`), with its algorithm: written as
+    /// `"hash": "blake3:…"`; a manifest of an older inbox has `"sha256": "…"` instead, read as `sha256:…`.
+    public var hash: ContentHash
     /// The shared item's `attributedContentText`, as plain text.
     public var text: String?
     /// The shared item's `attributedTitle`, as plain text.
@@ -73,11 +74,62 @@ public struct InboxManifest: Codable, Sendable, Equatable {
         self.name = name
         self.kind = .file
         self.size = 0
-        self.sha256 = ""
+        self.hash = ContentHash(ContentHash.preferredAlgorithm, hexadecimal: String(repeating: "0", count: 64))
         self.text = text
         self.title = title
         self.url = url
         self.previews = []
         self.source = source
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, received, host, type, declaredType, originalName, name, kind, size, hash, text, title, url, previews, source
+        /// Where inboxes before `hash` kept a SHA-256.
+        case sha256
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        received = try container.decode(Date.self, forKey: .received)
+        host = try container.decodeIfPresent(String.self, forKey: .host)
+        type = try container.decode(String.self, forKey: .type)
+        declaredType = try container.decodeIfPresent(String.self, forKey: .declaredType)
+        originalName = try container.decodeIfPresent(String.self, forKey: .originalName)
+        name = try container.decode(String.self, forKey: .name)
+        kind = try container.decode(Kind.self, forKey: .kind)
+        size = try container.decode(Int64.self, forKey: .size)
+        if let legacy = try container.decodeIfPresent(String.self, forKey: .sha256), !container.contains(.hash) {
+            guard let hash = ContentHash("sha256:" + legacy) else {
+                throw DecodingError.dataCorruptedError(forKey: .sha256, in: container, debugDescription: "not a SHA-256 in hexadecimal: \(legacy)")
+            }
+            self.hash = hash
+        } else {
+            hash = try container.decode(ContentHash.self, forKey: .hash)
+        }
+        text = try container.decodeIfPresent(String.self, forKey: .text)
+        title = try container.decodeIfPresent(String.self, forKey: .title)
+        url = try container.decodeIfPresent(String.self, forKey: .url)
+        previews = try container.decode([Preview].self, forKey: .previews)
+        source = try container.decodeIfPresent(Source.self, forKey: .source)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(received, forKey: .received)
+        try container.encodeIfPresent(host, forKey: .host)
+        try container.encode(type, forKey: .type)
+        try container.encodeIfPresent(declaredType, forKey: .declaredType)
+        try container.encodeIfPresent(originalName, forKey: .originalName)
+        try container.encode(name, forKey: .name)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(size, forKey: .size)
+        try container.encode(hash, forKey: .hash)
+        try container.encodeIfPresent(text, forKey: .text)
+        try container.encodeIfPresent(title, forKey: .title)
+        try container.encodeIfPresent(url, forKey: .url)
+        try container.encode(previews, forKey: .previews)
+        try container.encodeIfPresent(source, forKey: .source)
     }
 }

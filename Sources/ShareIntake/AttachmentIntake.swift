@@ -314,7 +314,7 @@ struct AttachmentIntake: Sendable {
             host: context.host, type: type.identifier, declaredType: type == declared ? nil : declared.identifier,
             originalName: arrival.originalName, name: name, text: context.text, title: context.title, url: arrival.webURL?.absoluteString, source: context.source)
         let identity = (arrival.webURL ?? arrival.linkedURL).map { "url " + $0.absoluteString }
-            ?? "\(arrival.payload.kind.rawValue) \(arrival.payload.sha256)"
+            ?? "\(arrival.payload.kind.rawValue) \(arrival.payload.hash)"
         return Staged(delivery: delivery, manifest: manifest, identity: identity, notes: notes)
     }
 

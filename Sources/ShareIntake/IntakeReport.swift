@@ -55,7 +55,8 @@ public struct IntakeReport: Sendable, Equatable, Codable {
         public var type: String
         public var name: String
         public var size: Int64
-        public var sha256: String
+        /// The payload's hash with its algorithm, `blake3:…`.
+        public var hash: String
         /// Anything worth knowing: a declared type the bytes did not bear out, previews left out.
         public var notes: [String]
     }

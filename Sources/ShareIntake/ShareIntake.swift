@@ -129,7 +129,7 @@ public struct ShareIntake: Sendable {
                 }
                 identities[staged.identity] = (work.item, work.attachment)
                 outcome = .received(IntakeReport.Received(id: item.id, type: item.manifest.type, name: item.manifest.name,
-                                                          size: item.manifest.size, sha256: item.manifest.sha256, notes: staged.notes))
+                                                          size: item.manifest.size, hash: item.manifest.hash.description, notes: staged.notes))
             }
         }
         return IntakeReport.Entry(item: work.item, attachment: work.attachment, outcome: outcome)

@@ -1,3 +1,4 @@
+import CSharingSystem
 import Foundation
 
 /// Threads for blocking work — copies, flushes, decoding, waiting on a child — apart from Swift concurrency's
@@ -9,6 +10,17 @@ import Foundation
 package enum BlockingThreads {
     /// What the layer's threads are called, as a debugger or `top -H` shows them.
     static let threadName = "OS blocking"
+
+    /// The name the system shows for the calling thread.
+    package static var currentThreadName: String {
+        var name = [CChar](repeating: 0, count: 64)
+        csharing_thread_name(&name, name.count)
+        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func nameCurrentThread() {
+        csharing_set_thread_name(threadName)
+    }
 
     /// How long an idle thread waits for work before it ends.
     static let idleLifetime: TimeInterval = 10
@@ -90,7 +102,7 @@ package enum BlockingThreads {
 
         private func loop() {
             // Named from inside: a Linux thread otherwise keeps the name of the thread that made it.
-            Thread.current.name = BlockingThreads.threadName
+            BlockingThreads.nameCurrentThread()
             while let work = next() { work() }
         }
 

@@ -42,7 +42,7 @@ struct ShareInboxTests {
             #expect(item.state == .pending)
             #expect(ShareInbox.isIdentifier(item.id))
             #expect(item.manifest.id == item.id && item.manifest.size == 5)
-            #expect(item.manifest.sha256 == "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824")
+            #expect(item.manifest.hash.description == "blake3:ea8f163db38682925e4491c5e58d4bb3506ef8c14eb78a86e908c5624a67200f")
             #expect(abs(item.manifest.received.timeIntervalSinceNow) < 60)
             #expect(try String(contentsOf: item.payloadURL, encoding: .utf8) == "hello")
             #expect(try item.verify())
@@ -128,7 +128,7 @@ struct ShareInboxTests {
         try await withInbox { inbox in
             let delivery = try inbox.beginDelivery()
             let payload = try delivery.writePayload(Data("hello".utf8))
-            #expect(payload == InboxDelivery.Payload(kind: .file, size: 5, sha256: "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824", leftOut: []))
+            #expect(payload == InboxDelivery.Payload(kind: .file, size: 5, hash: ContentHash("blake3:ea8f163db38682925e4491c5e58d4bb3506ef8c14eb78a86e908c5624a67200f")!, leftOut: []))
             #expect(try delivery.payloadPrefix(3) == Array("hel".utf8))
             let previews = try await delivery.addPreviews { payload, directory in
                 #expect(try String(contentsOf: payload, encoding: .utf8) == "hello")
@@ -138,9 +138,9 @@ struct ShareInboxTests {
             #expect(previews.map(\.name) == ["preview-1.jpg"])
             var manifest = InboxManifest(type: "public.plain-text", name: "hello.txt")
             manifest.size = 999
-            manifest.sha256 = "forged"
+            manifest.hash = ContentHash(.sha256, hexadecimal: String(repeating: "0", count: 64))
             let item = try await delivery.deliver(manifest)
-            #expect(item.manifest.size == 5 && item.manifest.sha256 == payload.sha256 && item.manifest.kind == .file)
+            #expect(item.manifest.size == 5 && item.manifest.hash == payload.hash && item.manifest.kind == .file)
             #expect(item.manifest.previews == previews)
             #expect(try Data(contentsOf: item.previewURL(previews[0])) == Data("jpeg".utf8))
             #expect(try item.verify())
@@ -176,7 +176,7 @@ struct ShareInboxTests {
             let file = try delivery.openSource(outside.appendingPathComponent("file.txt"))
             #expect(file.kind == .file && file.size == 3)
             let copied = try delivery.copyPayload(from: file)
-            #expect(copied.size == 3 && copied.sha256 == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+            #expect(copied.size == 3 && copied.hash.description == "blake3:6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85")
             let tree = try delivery.openSource(outside.appendingPathComponent("tree"))
             #expect(tree.kind == .directory && tree.size == 2)
             let copiedTree = try delivery.copyPayload(from: tree)
@@ -260,6 +260,26 @@ struct ShareInboxTests {
         }
     }
 
+    @Test("an item an older inbox wrote, with its SHA-256 under \"sha256\", still reads and verifies by SHA-256")
+    func legacyManifest() async throws {
+        try await withInbox { inbox in
+            let item = try await deliver("hello", into: inbox)
+            let manifest = item.url.appendingPathComponent("manifest.json")
+            var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])
+            json["hash"] = nil
+            json["sha256"] = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"
+            try JSONSerialization.data(withJSONObject: json).write(to: manifest)
+            let legacy = try #require(try inbox.pending().first)
+            #expect(legacy.manifest.hash == ContentHash(.sha256, hexadecimal: "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"))
+            #expect(try legacy.verify())
+            try Data("jello".utf8).write(to: legacy.payloadURL)
+            #expect(try !legacy.verify())
+            // Written back, it names its algorithm.
+            let encoded = String(decoding: try InboxManifest.encoder.encode(legacy.manifest), as: UTF8.self)
+            #expect(encoded.contains("\"hash\" : \"sha256:2cf24dba") && !encoded.contains("\"sha256\" :"))
+        }
+    }
+
     @Test("verification catches a payload changed after delivery")
     func verification() async throws {
         try await withInbox { inbox in
@@ -279,7 +299,7 @@ struct ShareInboxTests {
             try Data("bb".utf8).write(to: tree.appendingPathComponent("sub/b.mov"))
             let delivery = try inbox.beginDelivery()
             let payload = try delivery.copyPayload(from: try delivery.openSource(tree))
-            #expect(payload.sha256 == (try ContentHash.hash(treeAt: tree)) && payload.size == 3)
+            #expect(payload.hash == (try ContentHash.of(treeAt: tree)) && payload.size == 3)
             let item = try await delivery.deliver(InboxManifest(type: "com.apple.private.live-photo-bundle", name: "Bundle.pvt"))
             #expect(try item.verify())
             try Data("c".utf8).write(to: item.payloadURL.appendingPathComponent("sub/c"))

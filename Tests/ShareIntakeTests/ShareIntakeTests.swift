@@ -115,7 +115,7 @@ struct HostShareTests {
         for name in ["photos", "messages"] {
             let items = try ShareFixture.read(from: shares.appendingPathComponent("\(name).json")).makeItems(relativeTo: shares)
             let report = try await ShareIntake(policy: IntakePolicy(acceptedTypes: [.image])).receive(items, into: scratch.inbox)
-            #expect(report.received.first?.sha256 == "b027a92c32f23c0c3d0bb0e226967b787fc04a2753b0f609e7c8319114766280", "\(name)")
+            #expect(report.received.first?.hash == "blake3:51e52422d78db399c2b4c2e13e87034e06b9bc1a6ba37a805b1019d5f8d11cdc", "\(name)")
         }
     }
 

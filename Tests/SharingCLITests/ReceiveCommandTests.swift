@@ -88,7 +88,7 @@ struct InboxRobustnessTests {
             let runs = 40, perRun = 10
             let sources = try makeSources(runs * perRun, in: directory.appendingPathComponent("sources"))
             var hashes: [String: String] = [:]
-            for source in sources { hashes[try sha256(of: source)] = source.lastPathComponent }
+            for source in sources { hashes[try hash(of: source)] = source.lastPathComponent }
             // How long one whole run takes, so that kills land anywhere in it: start-up, copying, delivering.
             // A run slowed by a busy machine overstates it, so the quickest run so far is what counts.
             let calibration = try ChildProcess(["receive", "--inbox", inbox.path] + sources[0..<perRun].map(\.path))
@@ -111,9 +111,9 @@ struct InboxRobustnessTests {
             var seen: Set<String> = []
             for id in delivered {
                 let manifest = try disk.manifest(id)
-                let hash = try #require(manifest["sha256"] as? String)
+                let hash = try #require(manifest["hash"] as? String)
                 let payload = inbox.appendingPathComponent("new/\(id)/payload/\(try #require(manifest["name"] as? String))")
-                #expect(try sha256(of: payload) == hash, "\(id) is not whole")
+                #expect(try self.hash(of: payload) == hash, "\(id) is not whole")
                 #expect(hashes[hash] != nil, "\(id) is no source's content")
                 #expect(seen.insert(hash).inserted, "\(id) repeats a source")
             }
@@ -141,7 +141,7 @@ struct InboxRobustnessTests {
                 let result = try await Sharing.run(["inbox", "claim", inbox.path])
                 if result.status == 0 {
                     let id = String(result.standardOutput.prefix { $0 != " " })
-                    claimed.append(try #require(try InboxOnDisk(url: inbox).manifest(id, in: "cur")["sha256"] as? String))
+                    claimed.append(try #require(try InboxOnDisk(url: inbox).manifest(id, in: "cur")["hash"] as? String))
                     #expect(try await Sharing.run(["inbox", "ack", inbox.path, id]).status == 0)
                 } else if !writing {
                     break
@@ -150,11 +150,11 @@ struct InboxRobustnessTests {
             for process in processes { #expect(await process.exitStatus == 0) }
             #expect(claimed.count == writers * perWriter)
             #expect(Set(claimed).count == claimed.count)
-            #expect(Set(claimed) == Set(try sources.map(sha256(of:))))
+            #expect(Set(claimed) == Set(try sources.map(hash(of:))))
         }
     }
 
-    func sha256(of url: URL) throws -> String {
-        try ContentHash.hash(fileAt: url)
+    func hash(of url: URL) throws -> String {
+        try ContentHash.of(fileAt: url).description
     }
 }

@@ -6,22 +6,19 @@ import Testing
 struct BlockingThreadsTests {
     @Test("blocking work runs off Swift concurrency's threads: more blocked jobs than cores still all finish")
     func offTheCooperativePool() async {
-        // Eight jobs that each wait for all the others would deadlock on a pool of two threads.
+        // Eight jobs that each wait until all have started would deadlock on a pool of two threads.
         let count = 8
-        let arrived = DispatchSemaphore(value: 0)
-        let go = DispatchSemaphore(value: 0)
+        let started = Locked(0)
         let names = await withTaskGroup(of: String.self) { group in
             for _ in 0..<count {
                 group.addTask {
                     await BlockingThreads.run { () -> String in
-                        arrived.signal()
-                        go.wait()
-                        return Thread.current.name ?? ""
+                        started.withLock { $0 += 1 }
+                        while started.withLock({ $0 }) < count { usleep(1000) }
+                        return BlockingThreads.currentThreadName
                     }
                 }
             }
-            for _ in 0..<count { arrived.wait() }
-            for _ in 0..<count { go.signal() }
             return await group.reduce(into: []) { $0.append($1) }
         }
         #expect(names == Array(repeating: BlockingThreads.threadName, count: count))

@@ -15,4 +15,10 @@ ssize_t csharing_sendfile(int to, int from, size_t length);
 /// renameatx_np RENAME_EXCL on Darwin).
 int csharing_rename_noreplace(int from_directory, const char *from, int to_directory, const char *to);
 
+/// Names the calling thread (at most 15 bytes are kept on Linux).
+void csharing_set_thread_name(const char *name);
+
+/// The calling thread's name, into `name` of `size` bytes.
+void csharing_thread_name(char *name, size_t size);
+
 #endif
