@@ -36,6 +36,7 @@ bench:
 	@Tools/install-system-packages.sh $(BENCH_PACKAGES)
 	Benchmarks/compare-types.sh
 	Benchmarks/compare-provider-copy.sh
+	Benchmarks/compare-hash.sh
 	Benchmarks/compare-receive.sh
 	Benchmarks/compare-thumbnails.sh
 	cd Benchmarks && $(SWIFT) run -c release ManifestTiming

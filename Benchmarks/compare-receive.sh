@@ -7,6 +7,7 @@
 #   2. many small files (COUNT, default 1000, 16 KB each): items per second.
 # Each run writes to a fresh folder, and what the runs wrote is removed at the end, so that no run pays for
 # another's deletions (ext4 skips recently freed inodes when allocating). RUNS (default 9) pairs.
+# SHARING=path/to/sharing measures that binary instead of building this checkout (to compare two versions).
 set -eu
 cd "$(dirname "$0")"
 size_mb=${SIZE_MB:-2048}
@@ -14,9 +15,9 @@ count=${COUNT:-1000}
 runs=${RUNS:-9}
 data=${DATA_DIR:-/var/tmp/opensharing-bench}
 mkdir -p "$data"
-(cd .. && swift build -c release --product sharing >/dev/null 2>&1 || swift build -c release --product sharing)
+if [ -z "${SHARING:-}" ]; then (cd .. && swift build -c release --product sharing >/dev/null 2>&1 || swift build -c release --product sharing); fi
 swift build -c release --product ReceiveNaive >/dev/null 2>&1 || swift build -c release --product ReceiveNaive
-sharing=$(cd .. && pwd)/.build/release/sharing
+sharing=${SHARING:-$(cd .. && pwd)/.build/release/sharing}
 naive=$(pwd)/.build/release/ReceiveNaive
 
 source="$data/source-${size_mb}m.bin"

@@ -3,13 +3,14 @@
 # same input to the same size, each run as its own process: wall time and whole-process peak memory (GNU
 # time's maximum resident set), median of RUNS (default 5). Inputs come from make-thumbnail-inputs.py.
 #   Benchmarks/compare-thumbnails.sh        (needs libvips-tools, python3-pil, libheif-examples)
+# SHARING=path/to/sharing measures that binary instead of building this checkout (to compare two versions).
 set -eu
 cd "$(dirname "$0")"
 runs=${RUNS:-5}
 data=${DATA_DIR:-/var/tmp/opensharing-bench}/thumbnails
 [ -f "$data/12mp.tif" ] || python3 make-thumbnail-inputs.py "$data"
-(cd .. && swift build -c release --product sharing >/dev/null 2>&1 || swift build -c release --product sharing)
-sharing=$(cd .. && pwd)/.build/release/sharing
+if [ -z "${SHARING:-}" ]; then (cd .. && swift build -c release --product sharing >/dev/null 2>&1 || swift build -c release --product sharing); fi
+sharing=${SHARING:-$(cd .. && pwd)/.build/release/sharing}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cat "$data"/* > /dev/null

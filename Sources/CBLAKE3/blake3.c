@@ -1,5 +1,8 @@
 // BLAKE3's hash mode: the portable compression, the chunk state, the tree of chaining values, and the
 // choice of SIMD kernel. See include/cblake3.h.
+#include <stdatomic.h>
+#include <stdlib.h>
+
 #include "blake3_impl.h"
 
 // MARK: The compression function
@@ -59,14 +62,32 @@ void osb3_hash_many_portable(const uint8_t *input, size_t stride, size_t count, 
 
 // MARK: Choosing a kernel
 
-static int force_portable = 0;
+/// The best kernel this CPU runs, unless a weaker one was asked for by `osb3_use_kernel` or, when the
+/// program starts, by the environment variable OPENSHARING_BLAKE3 (to measure an AVX2-only CPU on one with
+/// AVX-512, say).
+typedef enum { KERNEL_BEST, KERNEL_AVX2, KERNEL_NEON, KERNEL_PORTABLE } kernel_limit;
+
+static _Atomic int limit = -1;
+
+static int parse_kernel(const char *name) {
+    if (name == NULL) return KERNEL_BEST;
+    if (strcmp(name, "avx2") == 0) return KERNEL_AVX2;
+    if (strcmp(name, "neon") == 0) return KERNEL_NEON;
+    if (strcmp(name, "portable") == 0) return KERNEL_PORTABLE;
+    return KERNEL_BEST;
+}
 
 static osb3_hash_many_fn best_kernel(size_t *degree, const char **name) {
+    int chosen = atomic_load_explicit(&limit, memory_order_relaxed);
+    if (chosen < 0) {
+        chosen = parse_kernel(getenv("OPENSHARING_BLAKE3"));
+        atomic_store_explicit(&limit, chosen, memory_order_relaxed);
+    }
 #if defined(__x86_64__)
-    if (!force_portable && __builtin_cpu_supports("avx512f")) { *degree = 16; *name = "avx512"; return osb3_hash_many_avx512; }
-    if (!force_portable && __builtin_cpu_supports("avx2")) { *degree = 8; *name = "avx2"; return osb3_hash_many_avx2; }
+    if (chosen == KERNEL_BEST && __builtin_cpu_supports("avx512f")) { *degree = 16; *name = "avx512"; return osb3_hash_many_avx512; }
+    if (chosen <= KERNEL_AVX2 && __builtin_cpu_supports("avx2")) { *degree = 8; *name = "avx2"; return osb3_hash_many_avx2; }
 #elif defined(__aarch64__)
-    if (!force_portable) { *degree = 4; *name = "neon"; return osb3_hash_many_neon; }
+    if (chosen <= KERNEL_NEON) { *degree = 4; *name = "neon"; return osb3_hash_many_neon; }
 #endif
     *degree = 1; *name = "portable";
     return osb3_hash_many_portable;
@@ -91,7 +112,7 @@ size_t osb3_simd_degree(void) {
     return degree;
 }
 
-void osb3_force_portable(int portable) { force_portable = portable; }
+void osb3_use_kernel(const char *name) { atomic_store_explicit(&limit, parse_kernel(name), memory_order_relaxed); }
 
 // MARK: Chunks
 

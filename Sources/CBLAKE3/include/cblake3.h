@@ -36,7 +36,8 @@ void osb3_finalize(const osb3_hasher *hasher, uint8_t out[OSB3_OUT_LEN]);
 /// The SIMD way chosen at run time: "avx512", "avx2", "neon" or "portable"; how many inputs it hashes at once.
 const char *osb3_implementation(void);
 size_t osb3_simd_degree(void);
-/// Chooses the portable way whatever the CPU has, from now on (for tests comparing the ways).
-void osb3_force_portable(int portable);
+/// Uses at most this kernel from now on — "avx2", "neon", "portable", or NULL for the best the CPU has — as
+/// the environment variable OPENSHARING_BLAKE3 does when the program starts (tests and benchmarks).
+void osb3_use_kernel(const char *name);
 
 #endif
