@@ -75,10 +75,10 @@ public struct ShareIntake: Sendable {
     private func receive(_ work: [Work], into inbox: ShareInbox, host: String?, progress children: [Progress],
                          cancelled: @escaping @Sendable () -> Bool) async throws -> IntakeReport {
         try await withThrowingTaskGroup(of: (Int, AttachmentResult).self) { group in
-            var entries: [IntakeReport.Entry] = []
             var identities: [String: (Int, Int?)] = [:]
             var finished: [Int: AttachmentResult] = [:]
             var next = 0, started = 0
+            var deliveries = Deliveries()
             func start() {
                 guard started < work.count else { return }
                 let index = started
@@ -91,48 +91,91 @@ public struct ShareIntake: Sendable {
                     if cancelled() || Task.isCancelled { throw IntakeError(.cancelled, "cancelled") }
                     finished[index] = result
                     start()
-                    // Deliver in the share's order, so that of two copies of one resource the first is kept.
+                    // Decide in the share's order, so that of two copies of one resource the first is kept.
                     while let result = finished.removeValue(forKey: next) {
-                        entries.append(try await commit(result, of: work[next], identities: &identities))
+                        try await commit(result, of: work[next], identities: &identities, into: &deliveries)
                         next += 1
                     }
                 }
+                return IntakeReport(host: host, entries: try await deliveries.finish())
             } catch {
-                // Nothing half-delivered stays: what was staged and not yet delivered is removed.
+                // Nothing half-delivered stays: what was staged and not yet delivered is removed; what is
+                // being delivered finishes, whole.
                 group.cancelAll()
                 for result in finished.values { if case .staged(let staged) = result { staged.delivery.discard() } }
                 while let (_, result) = try? await group.next() { if case .staged(let staged) = result { staged.delivery.discard() } }
+                _ = try? await deliveries.finish()
                 throw error
             }
-            return IntakeReport(host: host, entries: entries)
         }
     }
 
-    /// Delivers a staged attachment unless it repeats one already delivered.
-    private func commit(_ result: AttachmentResult, of work: Work, identities: inout [String: (Int, Int?)]) async throws(IntakeError) -> IntakeReport.Entry {
-        let outcome: IntakeReport.Outcome
+    /// Delivers a staged attachment unless it repeats one already delivered. The delivery (its flushes and
+    /// renames) runs on while the next attachments load; a few are in flight at once.
+    private func commit(_ result: AttachmentResult, of work: Work, identities: inout [String: (Int, Int?)],
+                        into deliveries: inout Deliveries) async throws(IntakeError) {
         switch result {
         case .skipped(let reason):
-            outcome = .skipped(reason: reason)
+            deliveries.append(work, .skipped(reason: reason))
         case .failed(let reasons):
-            outcome = .failed(reasons: reasons)
+            deliveries.append(work, .failed(reasons: reasons))
         case .staged(let staged):
             if let (item, attachment) = identities[staged.identity] {
                 staged.delivery.discard()
-                outcome = .skipped(reason: "the same as item \(item)\(attachment.map { ", attachment \($0)" } ?? "")")
+                deliveries.append(work, .skipped(reason: "the same as item \(item)\(attachment.map { ", attachment \($0)" } ?? "")"))
             } else {
-                let item: InboxItem
-                do {
-                    item = try await staged.delivery.deliver(staged.manifest)
-                } catch {
-                    throw IntakeError(.inbox, error.description, underlying: error).at(item: work.item, attachment: work.attachment)
-                }
                 identities[staged.identity] = (work.item, work.attachment)
-                outcome = .received(IntakeReport.Received(id: item.id, type: item.manifest.type, name: item.manifest.name,
-                                                          size: item.manifest.size, hash: item.manifest.hash.description, notes: staged.notes))
+                try await deliveries.deliver(staged, of: work)
             }
         }
-        return IntakeReport.Entry(item: work.item, attachment: work.attachment, outcome: outcome)
+    }
+
+    /// The report's entries in the share's order, some of them deliveries still being made.
+    struct Deliveries {
+        /// Deliveries made at once: each mostly waits on the disk's flushes, which overlap.
+        static let inFlight = 4
+
+        private var entries: [IntakeReport.Entry] = []
+        private var pending: [(index: Int, work: Work, staged: Staged, task: Task<Result<InboxItem, InboxError>, Never>)] = []
+
+        mutating func append(_ work: Work, _ outcome: IntakeReport.Outcome) {
+            entries.append(IntakeReport.Entry(item: work.item, attachment: work.attachment, outcome: outcome))
+        }
+
+        mutating func deliver(_ staged: Staged, of work: Work) async throws(IntakeError) {
+            if pending.count >= Self.inFlight { try await settleOldest() }
+            append(work, .skipped(reason: "being delivered"))
+            let task = Task { () async -> Result<InboxItem, InboxError> in
+                do throws(InboxError) { return .success(try await staged.delivery.deliver(staged.manifest)) } catch { return .failure(error) }
+            }
+            pending.append((entries.count - 1, work, staged, task))
+        }
+
+        private mutating func settleOldest() async throws(IntakeError) {
+            let oldest = pending.removeFirst()
+            switch await oldest.task.value {
+            case .success(let item):
+                entries[oldest.index].outcome = .received(IntakeReport.Received(
+                    id: item.id, type: item.manifest.type, name: item.manifest.name, size: item.manifest.size,
+                    hash: item.manifest.hash.description, notes: oldest.staged.notes))
+            case .failure(let error):
+                throw IntakeError(.inbox, error.description, underlying: error).at(item: oldest.work.item, attachment: oldest.work.attachment)
+            }
+        }
+
+        /// Waits for every delivery; the first that failed is thrown, after all have ended.
+        mutating func finish() async throws(IntakeError) -> [IntakeReport.Entry] {
+            var failure: IntakeError?
+            while !pending.isEmpty {
+                do throws(IntakeError) {
+                    try await settleOldest()
+                } catch {
+                    failure = failure ?? error
+                }
+            }
+            if let failure { throw failure }
+            return entries
+        }
     }
 
     // MARK: The work
