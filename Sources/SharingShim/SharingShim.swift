@@ -4,6 +4,12 @@
 #if canImport(UniformTypeIdentifiers)
 @_exported public import Foundation
 @_exported public import UniformTypeIdentifiers
+// The kUTType… constants and UTType… functions of code from before iOS 14.
+#if canImport(MobileCoreServices)
+@_exported public import MobileCoreServices
+#elseif canImport(CoreServices)
+@_exported public import CoreServices
+#endif
 #else
 @_exported public import Foundation
 @_exported public import OpenUniformTypeIdentifiers
