@@ -30,6 +30,11 @@ open class NSExtensionContext: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    /// A context with no input items. Stands in for `NSExtensionContext.init()`.
+    override public convenience init() {
+        self.init(inputItems: [])
+    }
+
     /// The items the host shared. Stands in for `NSExtensionContext.inputItems`.
     open var inputItems: [Any] { items }
 
@@ -57,11 +62,14 @@ open class NSExtensionContext: NSObject, @unchecked Sendable {
         BlockingThreads.submit { completionHandler?(opener?(url) ?? false) }
     }
 
-    /// Async form of `completeRequest(returningItems:completionHandler:)`, as Swift imports it.
-    public func completeRequest(returningItems items: [Any]?) async -> Bool {
-        let items = UncheckedBox(items)
-        return await withCheckedContinuation { continuation in
-            completeRequest(returningItems: items.value) { continuation.resume(returning: $0) }
+    /// Asks the host to open a URL, and answers whether it did.
+    ///
+    /// Stands in for `NSExtensionContext.open(_:) async -> Bool`. Apple's SDK imports no `async` form of
+    /// `completeRequest(returningItems:completionHandler:)`, so neither is there one here: code calling
+    /// it without `await` inside a `Task` must compile.
+    public func open(_ URL: URL) async -> Bool {
+        await withCheckedContinuation { continuation in
+            open(URL) { continuation.resume(returning: $0) }
         }
     }
 

@@ -28,7 +28,7 @@ struct ExtensionContextTests {
         #expect((context.inputItems.first as? NSExtensionItem) === input)
         #expect(context.outcome == nil)
         let returned = NSExtensionItem()
-        let expired = await context.completeRequest(returningItems: [returned])
+        let expired: Bool = await withCheckedContinuation { c in context.completeRequest(returningItems: [returned]) { c.resume(returning: $0) } }
         #expect(expired == false)
         guard case .completed(let items)? = context.outcome else { Issue.record("not completed"); return }
         #expect((items.first as? NSExtensionItem) === returned)
@@ -57,7 +57,7 @@ struct ExtensionContextTests {
         ])
     }
 
-    @Test("opening a URL asks the host; without a handler the host refuses")
+    @Test("opening a URL asks the host, by completion handler or async as Apple's SDK imports it; without a handler the host refuses")
     func openURL() async {
         let context = NSExtensionContext(inputItems: [])
         let refused: Bool = await withCheckedContinuation { c in context.open(URL(string: "app://x")!) { c.resume(returning: $0) } }
@@ -65,5 +65,22 @@ struct ExtensionContextTests {
         context.openURLHandler = { $0.scheme == "app" }
         let opened: Bool = await withCheckedContinuation { c in context.open(URL(string: "app://x")!) { c.resume(returning: $0) } }
         #expect(opened)
+        #expect(await context.open(URL(string: "app://y")!))
+        #expect(await !context.open(URL(string: "other://y")!))
+    }
+
+    @Test("a context made with init() has no input items, as Apple's NSObject one")
+    func emptyContext() {
+        let context = NSExtensionContext()
+        #expect(context.inputItems.isEmpty && context.outcome == nil)
+    }
+
+    @Test("completeRequest without await inside a Task compiles and completes: there is no async overload to choose")
+    func completeInTask() async {
+        let context = NSExtensionContext()
+        await Task {
+            context.completeRequest(returningItems: [])
+        }.value
+        guard case .completed? = context.outcome else { Issue.record("not completed"); return }
     }
 }
