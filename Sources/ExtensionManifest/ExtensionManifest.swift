@@ -98,7 +98,9 @@ public struct ExtensionManifest: Sendable {
             supportsText: rule["NSExtensionActivationSupportsText"].flatMap(Self.integer).map { $0 != 0 } ?? false,
             webURLMaxCount: count("NSExtensionActivationSupportsWebURLWithMaxCount"),
             webPageMaxCount: count("NSExtensionActivationSupportsWebPageWithMaxCount"),
-            version: count("NSExtensionActivationDictionaryVersion") ?? 1,
+            // Apple's reference places the version in NSExtensionAttributes; shipping extensions put it in the
+            // rule. Either is read, the rule's first.
+            version: count("NSExtensionActivationDictionaryVersion") ?? attributes?["NSExtensionActivationDictionaryVersion"].flatMap(Self.integer) ?? 1,
             usesStrictMatching: rule["NSExtensionActivationUsesStrictMatching"].flatMap(Self.integer).map { $0 != 0 }))
     }
 

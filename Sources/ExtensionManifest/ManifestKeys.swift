@@ -22,13 +22,17 @@ struct ManifestKey: Sendable {
     let extensionPoints: Set<String>?
     /// The platforms it applies to; `nil` for both.
     let platforms: Set<ManifestPlatform>?
+    /// Another level where it is commonly written, though Apple's reference places it at `level`.
+    let commonlyAt: KeyLevel?
 
-    init(_ name: String, _ level: KeyLevel, _ type: KeyType, points: Set<String>? = nil, platforms: Set<ManifestPlatform>? = nil) {
+    init(_ name: String, _ level: KeyLevel, _ type: KeyType, points: Set<String>? = nil, platforms: Set<ManifestPlatform>? = nil,
+         commonlyAt: KeyLevel? = nil) {
         self.name = name
         self.level = level
         self.type = type
         self.extensionPoints = points
         self.platforms = platforms
+        self.commonlyAt = commonlyAt
     }
 
     private static let shareAndAction: Set<String> = ["com.apple.share-services", "com.apple.ui-services", "com.apple.services"]
@@ -53,7 +57,8 @@ struct ManifestKey: Sendable {
         // NSExtensionAttributes: share and action.
         .init("NSExtensionActivationRule", .attributes, .stringOrDictionary, points: shareAndAction),
         .init("NSExtensionJavaScriptPreprocessingFile", .attributes, .string, points: shareAndAction),
-        .init("NSExtensionActionWantsFullScreenPresentation", .attributes, .boolean, points: actions, platforms: [.iOS]),
+        // The reference: "must be an immediate child of the NSExtension key".
+        .init("NSExtensionActionWantsFullScreenPresentation", .extensionDictionary, .boolean, points: actions, platforms: [.iOS]),
         .init("NSExtensionOverridesHostUIAppearance", .attributes, .boolean, points: ["com.apple.share-services", "com.apple.ui-services"], platforms: [.iOS]),
         // macOS action extensions.
         .init("NSExtensionServiceRoleType", .attributes, .string, points: actions, platforms: [.macOS]),
@@ -100,7 +105,7 @@ struct ManifestKey: Sendable {
         .init("NSExtensionActivationSupportsText", .activationDictionary, .boolean),
         .init("NSExtensionActivationSupportsWebURLWithMaxCount", .activationDictionary, .integer),
         .init("NSExtensionActivationSupportsWebPageWithMaxCount", .activationDictionary, .integer),
-        .init("NSExtensionActivationDictionaryVersion", .activationDictionary, .integer),
+        .init("NSExtensionActivationDictionaryVersion", .attributes, .integer, points: shareAndAction, commonlyAt: .activationDictionary),
         .init("NSExtensionActivationUsesStrictMatching", .activationDictionary, .boolean),
     ]
 

@@ -78,6 +78,11 @@ public enum ManifestLinter {
                     if known.level == level {
                         lintValue(entry.value, for: known, keyPath: keyPath)
                         lintApplicability(known, keyPath: keyPath, location: entry.keyLocation)
+                    } else if known.commonlyAt == level {
+                        lintValue(entry.value, for: known, keyPath: keyPath)
+                        report(.note, keyPath, entry.keyLocation,
+                               "Apple's App Extension Keys reference places \(entry.key) in \(known.level.rawValue); shipping extensions "
+                               + "commonly put it in \(level.rawValue), as here. Which the system reads is not documented; OpenSharing reads both, this one first")
                     } else {
                         lintMisplaced(entry, known: known, level: level, keyPath: keyPath)
                     }
@@ -226,9 +231,18 @@ public enum ManifestLinter {
                            "\(entry.key) is 0, which means the kind is not supported", fix: "remove the key, or give the largest count the extension takes")
                 }
             }
-            if let version = dictionary["NSExtensionActivationDictionaryVersion"], let number = ExtensionManifest.integer(version), ![1, 2].contains(number) {
-                report(.error, "\(keyPath).NSExtensionActivationDictionaryVersion", version.location,
-                       "NSExtensionActivationDictionaryVersion is \(number); it is 1 (strict) or 2 (fuzzy)")
+            let versions = [("\(keyPath).NSExtensionActivationDictionaryVersion", dictionary["NSExtensionActivationDictionaryVersion"]),
+                            ("NSExtension.NSExtensionAttributes.NSExtensionActivationDictionaryVersion",
+                             manifest.attributes?["NSExtensionActivationDictionaryVersion"])]
+            for case let (path, version?) in versions {
+                if let number = ExtensionManifest.integer(version), ![1, 2].contains(number) {
+                    report(.error, path, version.location, "NSExtensionActivationDictionaryVersion is \(number); it is 1 (strict) or 2 (fuzzy)")
+                }
+            }
+            if let inRule = versions[0].1.flatMap(ExtensionManifest.integer), let inAttributes = versions[1].1.flatMap(ExtensionManifest.integer),
+               inRule != inAttributes {
+                report(.warning, versions[0].0, versions[0].1?.location,
+                       "NSExtensionActivationDictionaryVersion is \(inRule) here and \(inAttributes) in NSExtensionAttributes; OpenSharing uses \(inRule)")
             }
             // A count given as a build setting is unknown until Xcode substitutes it, so the rule may take it.
             let countsAreKnown = !dictionary.entries.contains { $0.value.string.map(ManifestLinter.isBuildSetting) ?? false }
