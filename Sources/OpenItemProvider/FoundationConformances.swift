@@ -11,7 +11,7 @@ extension NSString: NSItemProviderReading, NSItemProviderWriting {
     /// Any plain text: UTF-8, or UTF-16 for the UTF-16 types.
     public static var readableTypeIdentifiersForItemProvider: [String] { ["public.plain-text"] }
 
-    public func loadData(withTypeIdentifier typeIdentifier: String,
+    @preconcurrency public func loadData(withTypeIdentifier typeIdentifier: String,
                          forItemProviderCompletionHandler completionHandler: @escaping @Sendable (Data?, (any Error)?) -> Void) -> Progress? {
         completionHandler(Data((self as String).utf8), nil)
         return nil
@@ -54,7 +54,7 @@ extension NSURL: NSItemProviderReading, NSItemProviderWriting {
     public static var readableTypeIdentifiersForItemProvider: [String] { ["public.url"] }
 
     /// The URL's absolute string in UTF-8 (its `dataRepresentation`), for every type.
-    public func loadData(withTypeIdentifier typeIdentifier: String,
+    @preconcurrency public func loadData(withTypeIdentifier typeIdentifier: String,
                          forItemProviderCompletionHandler completionHandler: @escaping @Sendable (Data?, (any Error)?) -> Void) -> Progress? {
         completionHandler(Data(absoluteString.utf8), nil)
         return nil
@@ -83,7 +83,7 @@ extension NSAttributedString: NSItemProviderReading, NSItemProviderWriting {
     /// Any plain text.
     public static var readableTypeIdentifiersForItemProvider: [String] { ["public.plain-text"] }
 
-    public func loadData(withTypeIdentifier typeIdentifier: String,
+    @preconcurrency public func loadData(withTypeIdentifier typeIdentifier: String,
                          forItemProviderCompletionHandler completionHandler: @escaping @Sendable (Data?, (any Error)?) -> Void) -> Progress? {
         completionHandler(Data(string.utf8), nil)
         return nil

@@ -42,7 +42,7 @@ open class NSExtensionContext: NSObject, @unchecked Sendable {
     /// completion handler runs once the host has them, with `expired == false`.
     ///
     /// Stands in for `NSExtensionContext.completeRequest(returningItems:completionHandler:)`.
-    open func completeRequest(returningItems items: [Any]?, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
+    @preconcurrency open func completeRequest(returningItems items: [Any]?, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
         guard end(.completed(returnedItems: items ?? []), by: "completeRequest(returningItems:)") else { return }
         if let completionHandler { BlockingThreads.submit { completionHandler(false) } }
     }
@@ -57,7 +57,7 @@ open class NSExtensionContext: NSObject, @unchecked Sendable {
     ///
     /// Stands in for `NSExtensionContext.open(_:completionHandler:)`. The host decides through
     /// `openURLHandler`; without one, it refuses.
-    open func open(_ url: URL, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
+    @preconcurrency open func open(_ url: URL, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
         let opener = lock.withLock { urlOpener }
         BlockingThreads.submit { completionHandler?(opener?(url) ?? false) }
     }

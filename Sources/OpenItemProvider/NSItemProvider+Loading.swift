@@ -57,7 +57,7 @@ extension NSItemProvider {
     ///
     /// Stands in for `NSItemProvider.loadDataRepresentation(for:completionHandler:)`.
     @discardableResult
-    public func loadDataRepresentation(for contentType: UTType,
+    @preconcurrency public func loadDataRepresentation(for contentType: UTType,
                                        completionHandler: @escaping @Sendable (Data?, (any Error)?) -> Void) -> Progress {
         loadDataRepresentation(forTypeIdentifier: contentType.identifier, completionHandler: completionHandler)
     }
@@ -67,7 +67,7 @@ extension NSItemProvider {
     ///
     /// Stands in for `NSItemProvider.loadFileRepresentation(for:openInPlace:completionHandler:)`.
     @discardableResult
-    public func loadFileRepresentation(for contentType: UTType, openInPlace: Bool = false,
+    @preconcurrency public func loadFileRepresentation(for contentType: UTType, openInPlace: Bool = false,
                                        completionHandler: @escaping @Sendable (URL?, Bool, (any Error)?) -> Void) -> Progress {
         loadFile(contentType, openInPlace: openInPlace, completionHandler: completionHandler)
     }

@@ -47,7 +47,7 @@ extension NSItemProvider {
     ///
     /// Stands in for the Swift overlay's generic `NSItemProvider.loadObject(ofClass:completionHandler:)`.
     @discardableResult
-    public func loadObject<T: _ObjectiveCBridgeable>(ofClass: T.Type,
+    @preconcurrency public func loadObject<T: _ObjectiveCBridgeable>(ofClass: T.Type,
                                                      completionHandler: @escaping @Sendable (T?, (any Error)?) -> Void) -> Progress
     where T._ObjectiveCType: NSItemProviderReading, T: SendableMetatype {
         loadObject(ofClass: T._ObjectiveCType.self as any NSItemProviderReading.Type) { object, error in

@@ -25,7 +25,7 @@ extension NSItemProvider {
 
     /// Offers a representation of a type as data. Stands in for
     /// `NSItemProvider.registerDataRepresentation(for:visibility:loadHandler:)`.
-    public func registerDataRepresentation(
+    @preconcurrency public func registerDataRepresentation(
         for contentType: UTType, visibility: NSItemProviderRepresentationVisibility = .all,
         loadHandler: @escaping @Sendable (@escaping @Sendable (Data?, (any Error)?) -> Void) -> Progress?
     ) {
@@ -34,7 +34,7 @@ extension NSItemProvider {
 
     /// Offers a representation of a type as a file. Stands in for
     /// `NSItemProvider.registerFileRepresentation(for:visibility:openInPlace:loadHandler:)`.
-    public func registerFileRepresentation(
+    @preconcurrency public func registerFileRepresentation(
         for contentType: UTType, visibility: NSItemProviderRepresentationVisibility = .all, openInPlace: Bool = false,
         loadHandler: @escaping @Sendable (@escaping @Sendable (URL?, Bool, (any Error)?) -> Void) -> Progress?
     ) {
@@ -88,7 +88,7 @@ extension NSItemProvider {
     /// later by `loadHandler`.
     ///
     /// Stands in for the Swift overlay's generic `NSItemProvider.registerObject(ofClass:visibility:loadHandler:)`.
-    public func registerObject<T: _ObjectiveCBridgeable>(
+    @preconcurrency public func registerObject<T: _ObjectiveCBridgeable>(
         ofClass: T.Type, visibility: NSItemProviderRepresentationVisibility,
         loadHandler: @escaping @Sendable (@escaping @Sendable (T?, (any Error)?) -> Void) -> Progress?
     ) where T._ObjectiveCType: NSItemProviderWriting, T: SendableMetatype {

@@ -185,7 +185,7 @@ open class NSItemProvider: NSObject, NSCopying {
     /// The handler calls its completion once, with the data or an error, from any thread, and may return
     /// a `Progress` that a consumer's cancellation reaches. Stands in for
     /// `NSItemProvider.registerDataRepresentation(forTypeIdentifier:visibility:loadHandler:)`.
-    open func registerDataRepresentation(
+    @preconcurrency open func registerDataRepresentation(
         forTypeIdentifier typeIdentifier: String, visibility: NSItemProviderRepresentationVisibility,
         loadHandler: @escaping @Sendable (@escaping @Sendable (Data?, (any Error)?) -> Void) -> Progress?
     ) {
@@ -196,7 +196,7 @@ open class NSItemProvider: NSObject, NSCopying {
     /// (not used here), or an error. The file need only exist until the completion returns.
     ///
     /// Stands in for `NSItemProvider.registerFileRepresentation(forTypeIdentifier:fileOptions:visibility:loadHandler:)`.
-    open func registerFileRepresentation(
+    @preconcurrency open func registerFileRepresentation(
         forTypeIdentifier typeIdentifier: String, fileOptions: NSItemProviderFileOptions = [],
         visibility: NSItemProviderRepresentationVisibility,
         loadHandler: @escaping @Sendable (@escaping @Sendable (URL?, Bool, (any Error)?) -> Void) -> Progress?
@@ -216,7 +216,7 @@ open class NSItemProvider: NSObject, NSCopying {
     /// Offers the types a class can write, the object made later by `loadHandler`.
     ///
     /// Stands in for `NSItemProvider.registerObject(ofClass:visibility:loadHandler:)`.
-    open func registerObject(
+    @preconcurrency open func registerObject(
         ofClass aClass: any NSItemProviderWriting.Type, visibility: NSItemProviderRepresentationVisibility,
         loadHandler: @escaping @Sendable (@escaping @Sendable ((any NSItemProviderWriting)?, (any Error)?) -> Void) -> Progress?
     ) {
@@ -226,7 +226,7 @@ open class NSItemProvider: NSObject, NSCopying {
     /// Offers an item under a type identifier, produced by `loadHandler` when a consumer asks.
     ///
     /// Stands in for `NSItemProvider.registerItem(forTypeIdentifier:loadHandler:)`.
-    open func registerItem(forTypeIdentifier typeIdentifier: String, loadHandler: @escaping NSItemProvider.LoadHandler) {
+    @preconcurrency open func registerItem(forTypeIdentifier typeIdentifier: String, loadHandler: @escaping NSItemProvider.LoadHandler) {
         registerItemImplementation(forTypeIdentifier: typeIdentifier, loadHandler: loadHandler)
     }
 
@@ -234,7 +234,7 @@ open class NSItemProvider: NSObject, NSCopying {
     ///
     /// Stands in for `NSItemProvider.loadDataRepresentation(forTypeIdentifier:completionHandler:)`.
     @discardableResult
-    open func loadDataRepresentation(forTypeIdentifier typeIdentifier: String,
+    @preconcurrency open func loadDataRepresentation(forTypeIdentifier typeIdentifier: String,
                                      completionHandler: @escaping @Sendable (Data?, (any Error)?) -> Void) -> Progress {
         loadDataRepresentationImplementation(forTypeIdentifier: typeIdentifier, completionHandler: completionHandler)
     }
@@ -244,7 +244,7 @@ open class NSItemProvider: NSObject, NSCopying {
     ///
     /// Stands in for `NSItemProvider.loadFileRepresentation(forTypeIdentifier:completionHandler:)`.
     @discardableResult
-    open func loadFileRepresentation(forTypeIdentifier typeIdentifier: String,
+    @preconcurrency open func loadFileRepresentation(forTypeIdentifier typeIdentifier: String,
                                      completionHandler: @escaping @Sendable (URL?, (any Error)?) -> Void) -> Progress {
         loadFileRepresentationImplementation(forTypeIdentifier: typeIdentifier, completionHandler: completionHandler)
     }
@@ -254,7 +254,7 @@ open class NSItemProvider: NSObject, NSCopying {
     ///
     /// Stands in for `NSItemProvider.loadInPlaceFileRepresentation(forTypeIdentifier:completionHandler:)`.
     @discardableResult
-    open func loadInPlaceFileRepresentation(forTypeIdentifier typeIdentifier: String,
+    @preconcurrency open func loadInPlaceFileRepresentation(forTypeIdentifier typeIdentifier: String,
                                             completionHandler: @escaping @Sendable (URL?, Bool, (any Error)?) -> Void) -> Progress {
         loadInPlaceFileRepresentationImplementation(forTypeIdentifier: typeIdentifier, completionHandler: completionHandler)
     }
@@ -270,7 +270,7 @@ open class NSItemProvider: NSObject, NSCopying {
     ///
     /// Stands in for `NSItemProvider.loadObject(ofClass:completionHandler:)`.
     @discardableResult
-    open func loadObject(ofClass aClass: any NSItemProviderReading.Type,
+    @preconcurrency open func loadObject(ofClass aClass: any NSItemProviderReading.Type,
                          completionHandler: @escaping @Sendable ((any NSItemProviderReading)?, (any Error)?) -> Void) -> Progress {
         loadObjectImplementation(ofClass: aClass, completionHandler: completionHandler)
     }
@@ -280,7 +280,7 @@ open class NSItemProvider: NSObject, NSCopying {
     /// returns); an object as itself.
     ///
     /// Stands in for `NSItemProvider.loadItem(forTypeIdentifier:options:completionHandler:)`.
-    open func loadItem(forTypeIdentifier typeIdentifier: String, options: [AnyHashable: Any]? = nil,
+    @preconcurrency open func loadItem(forTypeIdentifier typeIdentifier: String, options: [AnyHashable: Any]? = nil,
                        completionHandler: NSItemProvider.CompletionHandler? = nil) {
         loadItemImplementation(forTypeIdentifier: typeIdentifier, options: options, completionHandler: completionHandler)
     }
@@ -288,7 +288,7 @@ open class NSItemProvider: NSObject, NSCopying {
     /// Asks `previewImageHandler` for a preview image; without one, an item-unavailable error.
     ///
     /// Stands in for `NSItemProvider.loadPreviewImage(options:completionHandler:)`.
-    open func loadPreviewImage(options: [AnyHashable: Any]! = [:], completionHandler: NSItemProvider.CompletionHandler!) {
+    @preconcurrency open func loadPreviewImage(options: [AnyHashable: Any]! = [:], completionHandler: NSItemProvider.CompletionHandler!) {
         loadPreviewImageImplementation(options: options, completionHandler: completionHandler)
     }
 
