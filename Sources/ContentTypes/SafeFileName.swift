@@ -1,4 +1,4 @@
-#if canImport(UniformTypeIdentifiers)
+#if canImport(Darwin)
 package import UniformTypeIdentifiers
 #else
 package import OpenUniformTypeIdentifiers

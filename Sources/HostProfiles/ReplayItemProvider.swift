@@ -214,7 +214,7 @@ public final class ReplayItemProvider: NSItemProvider, @unchecked Sendable {
     }
 
     public override func loadItem(forTypeIdentifier typeIdentifier: String, options: [AnyHashable: Any]? = nil,
-                                  completionHandler: NSItemProvider.CompletionHandler? = nil) {
+                                  completionHandler: (@Sendable ((any NSSecureCoding)?, (any Error)?) -> Void)? = nil) {
         if let error = selectiveFailure(typeIdentifier) {
             _ = failed(error) { completionHandler?(nil, error) }
             return

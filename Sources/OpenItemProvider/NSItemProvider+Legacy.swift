@@ -4,8 +4,13 @@ import SharingSystem
 /// The first-generation API, which real extension code still calls. In Swift it hands over whatever
 /// object was registered — a URL, data, a string — without coercing it to what the caller hoped for.
 extension NSItemProvider {
-    /// Receives a legacy item or an error. Stands in for `NSItemProvider.CompletionHandler`.
-    public typealias CompletionHandler = @Sendable ((any NSSecureCoding)?, (any Error)?) -> Void
+    /// Receives a legacy item or an error. Stands in for `NSItemProvider.CompletionHandler`, and is, like
+    /// Apple's, not `@Sendable`: a closure of this type written in a main-actor view controller may call the
+    /// controller's methods, as extension code does.
+    public typealias CompletionHandler = ((any NSSecureCoding)?, (any Error)?) -> Void
+
+    /// What the loading methods take: the handler is called on the provider's threads.
+    typealias ItemHandler = @Sendable ((any NSSecureCoding)?, (any Error)?) -> Void
 
     /// Produces a legacy item on request: call the completion handler once; the class and options are
     /// those of the request. Stands in for `NSItemProvider.LoadHandler`.
@@ -35,7 +40,7 @@ extension NSItemProvider {
     }
 
     func loadItemImplementation(forTypeIdentifier typeIdentifier: String, options: [AnyHashable: Any]? = nil,
-                       completionHandler: NSItemProvider.CompletionHandler? = nil) {
+                       completionHandler: ItemHandler? = nil) {
         let type = Self.type(for: typeIdentifier)
         let once = Once(completionHandler)
         guard let representation = representation(conformingTo: type) else {
@@ -69,7 +74,7 @@ extension NSItemProvider {
         _ = object.loadData(withTypeIdentifier: typeIdentifier) { data, error in once.call(data.map { NSData(data: $0) }, error) }
     }
 
-    func loadPreviewImageImplementation(options: [AnyHashable: Any]! = [:], completionHandler: NSItemProvider.CompletionHandler!) {
+    func loadPreviewImageImplementation(options: [AnyHashable: Any]! = [:], completionHandler: ItemHandler!) {
         let once = Once(completionHandler)
         guard let handler = previewImageHandler else {
             BlockingThreads.submit {
@@ -125,14 +130,14 @@ struct UncheckedBox<Value>: @unchecked Sendable {
 /// A completion handler that runs at most once, whatever a misbehaving loader does.
 final class Once: @unchecked Sendable {
     private let lock = NSLock()
-    private var handler: NSItemProvider.CompletionHandler?
+    private var handler: NSItemProvider.ItemHandler?
 
-    init(_ handler: NSItemProvider.CompletionHandler?) {
+    init(_ handler: NSItemProvider.ItemHandler?) {
         self.handler = handler
     }
 
     func call(_ item: (any NSSecureCoding)?, _ error: (any Error)?) {
-        let handler = lock.withLock { () -> NSItemProvider.CompletionHandler? in
+        let handler = lock.withLock { () -> NSItemProvider.ItemHandler? in
             defer { self.handler = nil }
             return self.handler
         }

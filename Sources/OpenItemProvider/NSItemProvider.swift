@@ -281,14 +281,15 @@ open class NSItemProvider: NSObject, NSCopying {
     ///
     /// Stands in for `NSItemProvider.loadItem(forTypeIdentifier:options:completionHandler:)`.
     @preconcurrency open func loadItem(forTypeIdentifier typeIdentifier: String, options: [AnyHashable: Any]? = nil,
-                       completionHandler: NSItemProvider.CompletionHandler? = nil) {
+                       completionHandler: (@Sendable ((any NSSecureCoding)?, (any Error)?) -> Void)? = nil) {
         loadItemImplementation(forTypeIdentifier: typeIdentifier, options: options, completionHandler: completionHandler)
     }
 
     /// Asks `previewImageHandler` for a preview image; without one, an item-unavailable error.
     ///
     /// Stands in for `NSItemProvider.loadPreviewImage(options:completionHandler:)`.
-    @preconcurrency open func loadPreviewImage(options: [AnyHashable: Any]! = [:], completionHandler: NSItemProvider.CompletionHandler!) {
+    @preconcurrency open func loadPreviewImage(options: [AnyHashable: Any]! = [:],
+                                               completionHandler: (@Sendable ((any NSSecureCoding)?, (any Error)?) -> Void)!) {
         loadPreviewImageImplementation(options: options, completionHandler: completionHandler)
     }
 

@@ -1,4 +1,4 @@
-#if !canImport(UniformTypeIdentifiers)
+#if !canImport(Darwin)
 public import Foundation
 
 // What UniformTypeIdentifiers adds to Foundation's URL resource values, for systems whose Foundation lacks it.

@@ -1,7 +1,7 @@
 // One import for code that shares content: Apple's frameworks where they exist, OpenSharing's elsewhere.
 // Code written against Apple's API compiles unchanged against either.
 
-#if canImport(UniformTypeIdentifiers)
+#if canImport(Darwin)
 @_exported public import Foundation
 @_exported public import UniformTypeIdentifiers
 // The kUTType… constants and UTType… functions of code from before iOS 14.
@@ -16,7 +16,7 @@
 @_exported public import OpenItemProvider
 #endif
 
-#if canImport(UniformTypeIdentifiers)
+#if canImport(Darwin)
 /// Apple's `Progress` takes its own locks; OpenSharing's stand-in on other systems is a subclass that does.
 package typealias SynchronizedProgress = Progress
 #endif
