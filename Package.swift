@@ -174,3 +174,28 @@ let package = Package(
         ),
     ]
 )
+
+// The compatibility suite (Tests/Compatibility/README.md): share and action extensions from public apps, each
+// compiled as its own test target against stand-ins for the Apple modules they import, and driven with the
+// host profiles' shares. Only where Apple's modules are missing: on Apple platforms the real ones apply.
+#if !canImport(Darwin)
+let compatibilityStandIns: [Target] = [
+    .target(name: "UIKit", dependencies: ["SharingShim", "Thumbnails"], path: "Tests/Compatibility/StandIns/UIKit"),
+    .target(name: "Social", dependencies: ["UIKit"], path: "Tests/Compatibility/StandIns/Social"),
+    .target(name: "MobileCoreServices", dependencies: ["SharingShim"], path: "Tests/Compatibility/StandIns/MobileCoreServices"),
+    .target(name: "UniformTypeIdentifiers", dependencies: ["SharingShim"], path: "Tests/Compatibility/StandIns/UniformTypeIdentifiers"),
+    .target(name: "CompatibilityHarness", dependencies: ["UIKit", "HostProfiles"], path: "Tests/Compatibility/Harness"),
+]
+/// One directory and test target per source, named for the app and the extension.
+let compatibilitySources = ["BlueskyShare", "BraveActionTo", "BraveOpenIn", "BraveShareTo", "DiscourseShare", "LoadifyShare"]
+package.targets += compatibilityStandIns + compatibilitySources.map { name in
+    .testTarget(
+        name: "\(name)CompatibilityTests",
+        dependencies: ["UIKit", "Social", "MobileCoreServices", "UniformTypeIdentifiers", "CompatibilityHarness"],
+        path: "Tests/Compatibility/\(name)",
+        exclude: ["ORIGIN.md"],
+        // As the apps build them: Swift 5 language mode, where main-actor slips are warnings.
+        swiftSettings: [.swiftLanguageMode(.v5)]
+    )
+}
+#endif
