@@ -1,7 +1,7 @@
 #!/bin/sh
 # Side by side: `sharing thumbnail` against vipsthumbnail (libvips) and Pillow (draft() + thumbnail()), the
 # same input to the same size, each run as its own process: wall time and whole-process peak memory (GNU
-# time's maximum resident set), median of RUNS (default 5). Inputs come from make-thumbnail-inputs.py.
+# time's maximum resident set), median of RUNS (default 5) paired runs: the tools take turns. Inputs come from make-thumbnail-inputs.py.
 #   Benchmarks/compare-thumbnails.sh        (needs libvips-tools, python3-pil, libheif-examples)
 # SHARING=path/to/sharing measures that binary instead of building this checkout (to compare two versions).
 set -eu
@@ -16,18 +16,19 @@ trap 'rm -rf "$work"' EXIT
 cat "$data"/* > /dev/null
 
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-# Prints "seconds KB" medians for a command, or "failed" with its message.
-measure() {
-    : > "$work/t"; : > "$work/m"
-    i=0
-    while [ $i -lt "$runs" ]; do
-        if ! /usr/bin/time -f "%e %M" -o "$work/one" "$@" > /dev/null 2> "$work/err"; then
-            echo "failed: $(tail -1 "$work/err" | cut -c1-60)"; return
-        fi
-        cut -d' ' -f1 "$work/one" >> "$work/t"; cut -d' ' -f2 "$work/one" >> "$work/m"
-        i=$((i + 1))
-    done
-    echo "$(median < "$work/t") $(median < "$work/m")"
+# One run of a command: appends "seconds KB" to $work/NAME, or records its failure in $work/NAME.failed.
+once() {
+    name=$1; shift
+    if /usr/bin/time -f "%e %M" -o "$work/one" "$@" > /dev/null 2> "$work/err"; then
+        cat "$work/one" >> "$work/$name"
+    else
+        echo "failed: $(tail -1 "$work/err" | cut -c1-60)" > "$work/$name.failed"
+    fi
+}
+# "seconds KB" medians of a tool's runs, or its failure.
+summary() {
+    if [ -f "$work/$1.failed" ]; then cat "$work/$1.failed"; return; fi
+    echo "$(cut -d' ' -f1 "$work/$1" | median) $(cut -d' ' -f2 "$work/$1" | median)"
 }
 # Pillow's fastest way: draft() lets libjpeg decode at a reduced scale, thumbnail() reduces the rest.
 cat > "$work/pillow.py" <<'PY'
@@ -39,15 +40,25 @@ image.thumbnail((int(sys.argv[2]),) * 2)
 image.convert("RGB").save(sys.argv[3], quality=85)
 PY
 
-echo "median of $runs runs; time in seconds, peak resident memory in KB; ratio = ours / vipsthumbnail"
-echo "sharing --version alone: $(measure "$sharing" --version | cut -d' ' -f2) KB"
+echo "median of $runs paired runs (the three tools in turn, each its own process); time in seconds, peak resident"
+echo "memory in KB; ratio = median over the runs of ours / vipsthumbnail in the same run"
+: > "$work/version"; once version "$sharing" --version
+echo "sharing --version alone: $(summary version | cut -d' ' -f2) KB"
 printf '%-24s %-6s %18s %18s %18s %12s\n' input size "sharing thumbnail" vipsthumbnail "Pillow" "time ratio"
 for case in "48mp.jpg 300" "48mp.jpg 2000" "12mp.jpg 300" "12mp.png 300" "12mp.webp 300" "12mp.tif 300" "12mp-thumbnail.heic 300" "12mp.heic 300" \
             "12mp-grid-thumbnail.heic 300" "12mp-grid.heic 300"; do
     set -- $case
-    ours=$(measure "$sharing" thumbnail "$data/$1" --max "$2" --memory-budget 120 -o "$work/ours.jpg")
-    vips=$(measure vipsthumbnail "$data/$1" -s "$2" -o "$work/vips.jpg")
-    pil=$(measure python3 "$work/pillow.py" "$data/$1" "$2" "$work/pil.jpg")
-    ratio=$(echo "$ours $vips" | awk '$1 ~ /^[0-9.]+$/ && $3 ~ /^[0-9.]+$/ && $3 > 0 { printf "%.2fx", $1 / $3 }')
-    printf '%-24s %-6s %18s %18s %18s %12s\n' "$1" "$2" "$ours" "$vips" "$pil" "${ratio:--}"
+    for tool in ours vips pil; do rm -f "$work/$tool" "$work/$tool.failed"; done
+    i=0
+    while [ $i -lt "$runs" ]; do
+        once ours "$sharing" thumbnail "$data/$1" --max "$2" --memory-budget 120 -o "$work/ours.jpg"
+        once vips vipsthumbnail "$data/$1" -s "$2" -o "$work/vips.jpg"
+        once pil python3 "$work/pillow.py" "$data/$1" "$2" "$work/pil.jpg"
+        i=$((i + 1))
+    done
+    ratio=-
+    if [ ! -f "$work/ours.failed" ] && [ ! -f "$work/vips.failed" ]; then
+        ratio=$(paste -d' ' "$work/ours" "$work/vips" | awk '$3 > 0 { print $1 / $3 }' | median | awk '{ printf "%.2fx", $1 }')
+    fi
+    printf '%-24s %-6s %18s %18s %18s %12s\n' "$1" "$2" "$(summary ours)" "$(summary vips)" "$(summary pil)" "$ratio"
 done
