@@ -1,7 +1,8 @@
 #!/bin/sh
 # Side by side: `sharing thumbnail` against vipsthumbnail (libvips) and Pillow (draft() + thumbnail()), the
 # same input to the same size, each run as its own process: wall time and whole-process peak memory (GNU
-# time's maximum resident set), median of RUNS (default 5) paired runs: the tools take turns. Inputs come from make-thumbnail-inputs.py.
+# time's maximum resident set), median of RUNS (default 5) runs in which the tools take turns; the time ratio is
+# the median of each run's ratio. Inputs come from make-thumbnail-inputs.py.
 #   Benchmarks/compare-thumbnails.sh        (needs libvips-tools, python3-pil, libheif-examples)
 # SHARING=path/to/sharing measures that binary instead of building this checkout (to compare two versions).
 set -eu
