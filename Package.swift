@@ -136,7 +136,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SharingShimTests",
-            dependencies: ["SharingShim"],
+            dependencies: ["SharingShim", "SharingSystem"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -184,7 +184,7 @@ let compatibilityStandIns: [Target] = [
     .target(name: "Social", dependencies: ["UIKit"], path: "Tests/Compatibility/StandIns/Social"),
     .target(name: "MobileCoreServices", dependencies: ["SharingShim"], path: "Tests/Compatibility/StandIns/MobileCoreServices"),
     .target(name: "UniformTypeIdentifiers", dependencies: ["SharingShim"], path: "Tests/Compatibility/StandIns/UniformTypeIdentifiers"),
-    .target(name: "CompatibilityHarness", dependencies: ["UIKit", "HostProfiles"], path: "Tests/Compatibility/Harness"),
+    .target(name: "CompatibilityHarness", dependencies: ["UIKit", "HostProfiles", "SharingSystem"], path: "Tests/Compatibility/Harness"),
 ]
 /// One directory and test target per source, named for the app and the extension.
 let compatibilitySources = ["BlueskyShare", "BraveActionTo", "BraveOpenIn", "BraveShareTo", "DiscourseShare", "LoadifyShare"]

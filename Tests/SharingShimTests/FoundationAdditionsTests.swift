@@ -1,5 +1,6 @@
 import Foundation
 import SharingShim
+import SharingSystem
 import Testing
 
 #if !canImport(Darwin)
@@ -32,8 +33,8 @@ struct FoundationAdditionsTests {
     @Test("an app group container is a directory under the host's, made on demand; a name that is not one gives nil")
     func appGroupContainer() throws {
         // The same directory as the compatibility harness gives this process, so the two never disagree.
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("opensharing-compatibility-\(getpid())")
-        setenv("OPENSHARING_APP_GROUP_CONTAINERS", root.path, 1)
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("opensharing-compatibility-\(Processes.current)")
+        Processes.setEnvironment("OPENSHARING_APP_GROUP_CONTAINERS", to: root.path)
         let container = try #require(FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.org.example.shim"))
         defer { try? FileManager.default.removeItem(at: container) }
         #expect(container.standardizedFileURL.path == root.appendingPathComponent("group.org.example.shim").standardizedFileURL.path)

@@ -1,6 +1,7 @@
 import Foundation
 import HostProfiles
 import SharingShim
+import SharingSystem
 import UIKit
 
 /// What came of showing an extension a host's share.
@@ -80,7 +81,7 @@ public enum ExtensionHarness {
     /// Where this process's app group containers are: one temporary directory per test process, assigned
     /// as a host assigns an extension's (`OPENSHARING_APP_GROUP_CONTAINERS`).
     public static let appGroupContainers = FileManager.default.temporaryDirectory
-        .appendingPathComponent("opensharing-compatibility-\(getpid())")
+        .appendingPathComponent("opensharing-compatibility-\(Processes.current)")
 
     /// The container of app group `group` in this process, as the extension sees it.
     public static func appGroupDirectory(_ group: String) -> URL? {
@@ -89,7 +90,7 @@ public enum ExtensionHarness {
     }
 
     private static func assignAppGroupContainers() {
-        setenv("OPENSHARING_APP_GROUP_CONTAINERS", appGroupContainers.path, 1)
+        Processes.setEnvironment("OPENSHARING_APP_GROUP_CONTAINERS", to: appGroupContainers.path)
     }
 
 }
