@@ -44,9 +44,10 @@ public enum ExtensionHarness {
         .appendingPathComponent("Examples")
 
     /// Shows `controller` the share a host profile makes (`Examples/shares/NAME.json`) and waits up to
-    /// `seconds` for the request to end. URLs the extension asks to open are granted.
+    /// `seconds` for the request to end: long, because the whole test suite shares two cores with it, and
+    /// a request that ends returns at once. URLs the extension asks to open are granted.
     public static func present(_ controller: UIViewController, share name: String,
-                               waitingAtMost seconds: Double = 10) async throws -> ExtensionRun {
+                               waitingAtMost seconds: Double = 60) async throws -> ExtensionRun {
         let shares = examples.appendingPathComponent("shares")
         let fixture = try ShareFixture.read(from: shares.appendingPathComponent("\(name).json"))
         return await present(controller, items: try fixture.makeItems(relativeTo: shares), waitingAtMost: seconds)
@@ -54,7 +55,7 @@ public enum ExtensionHarness {
 
     /// Shows `controller` what the host profile `profile` sends for `content` (files, URLs or texts).
     public static func present(_ controller: UIViewController, profile: String, sharing content: SharedContent,
-                               waitingAtMost seconds: Double = 10) async throws -> ExtensionRun {
+                               waitingAtMost seconds: Double = 60) async throws -> ExtensionRun {
         guard let host = HostProfile.named(profile) else { throw UnknownHostProfile(name: profile) }
         let fixture = try host.share(content)
         return await present(controller, items: try fixture.makeItems(relativeTo: URL(fileURLWithPath: "/")), waitingAtMost: seconds)
@@ -62,7 +63,7 @@ public enum ExtensionHarness {
 
     /// Shows `controller` these items and waits up to `seconds` for the request to end.
     public static func present(_ controller: UIViewController, items: [NSExtensionItem],
-                               waitingAtMost seconds: Double = 10) async -> ExtensionRun {
+                               waitingAtMost seconds: Double = 60) async -> ExtensionRun {
         assignAppGroupContainers()
         let context = NSExtensionContext(inputItems: items)
         context.openURLHandler = { _ in true }
