@@ -43,33 +43,33 @@ public enum ExtensionHarness {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Examples")
 
-    /// Shows `controller` the share a host profile makes (`Examples/shares/NAME.json`) and waits up to
-    /// `seconds` for the request to end: long, because the whole test suite shares two cores with it, and
-    /// a request that ends returns at once. URLs the extension asks to open are granted.
-    public static func present(_ controller: UIViewController, share name: String,
-                               waitingAtMost seconds: Double = 60) async throws -> ExtensionRun {
+    /// How long a run waits for the extension to end its request: long, because the whole test suite shares
+    /// two cores with it, and a request that ends returns at once.
+    static let timeLimit: Duration = .seconds(60)
+
+    /// Shows `controller` the share a host profile makes (`Examples/shares/NAME.json`) and waits for the
+    /// request to end. URLs the extension asks to open are granted.
+    public static func present(_ controller: UIViewController, share name: String) async throws -> ExtensionRun {
         let shares = examples.appendingPathComponent("shares")
         let fixture = try ShareFixture.read(from: shares.appendingPathComponent("\(name).json"))
-        return await present(controller, items: try fixture.makeItems(relativeTo: shares), waitingAtMost: seconds)
+        return await present(controller, items: try fixture.makeItems(relativeTo: shares))
     }
 
     /// Shows `controller` what the host profile `profile` sends for `content` (files, URLs or texts).
-    public static func present(_ controller: UIViewController, profile: String, sharing content: SharedContent,
-                               waitingAtMost seconds: Double = 60) async throws -> ExtensionRun {
+    public static func present(_ controller: UIViewController, profile: String, sharing content: SharedContent) async throws -> ExtensionRun {
         guard let host = HostProfile.named(profile) else { throw UnknownHostProfile(name: profile) }
         let fixture = try host.share(content)
-        return await present(controller, items: try fixture.makeItems(relativeTo: URL(fileURLWithPath: "/")), waitingAtMost: seconds)
+        return await present(controller, items: try fixture.makeItems(relativeTo: URL(fileURLWithPath: "/")))
     }
 
-    /// Shows `controller` these items and waits up to `seconds` for the request to end.
-    public static func present(_ controller: UIViewController, items: [NSExtensionItem],
-                               waitingAtMost seconds: Double = 60) async -> ExtensionRun {
+    /// Shows `controller` these items and waits up to `timeLimit` for the request to end.
+    public static func present(_ controller: UIViewController, items: [NSExtensionItem]) async -> ExtensionRun {
         assignAppGroupContainers()
         let context = NSExtensionContext(inputItems: items)
         context.openURLHandler = { _ in true }
         let application = controller.presentAsExtension(with: context)
         // Polled rather than awaited: an extension that never ends its request must not hang the test.
-        let deadline = ContinuousClock.now + .seconds(seconds)
+        let deadline = ContinuousClock.now + timeLimit
         while context.outcome == nil && ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(10))
         }
