@@ -52,6 +52,7 @@ open class UIView: UIResponder {
     }
 
     open var alpha: CGFloat = 1
+    open var backgroundColor: UIColor?
 
     /// Applies the changes at once and finishes: nothing is on screen to animate.
     open class func animate(withDuration duration: TimeInterval, delay: TimeInterval, options: AnimationOptions = [],
@@ -59,6 +60,11 @@ open class UIView: UIResponder {
         animations()
         DispatchQueue.main.asyncAfter(deadline: .now() + delay + duration) { completion?(true) }
     }
+}
+
+/// A colour, by name only: nothing is drawn.
+open class UIColor: NSObject, @unchecked Sendable {
+    open class var clear: UIColor { UIColor() }
 }
 
 @MainActor
@@ -90,8 +96,18 @@ open class UIViewController: UIResponder {
     open var title: String?
     override open var next: UIResponder? { application }
 
-    public override init() {
+    /// UIKit's designated initializer; there are no nibs, so both arguments are kept only for subclasses.
+    public init(nibName nibNameOrNil: String?, bundle nibBundleOrNil: Bundle?) {
         super.init()
+    }
+
+    /// Controllers are never decoded from storyboards here.
+    public required init?(coder: NSCoder) {
+        return nil
+    }
+
+    public override convenience init() {
+        self.init(nibName: nil, bundle: nil)
     }
 
     open func loadView() { view = UIView() }
