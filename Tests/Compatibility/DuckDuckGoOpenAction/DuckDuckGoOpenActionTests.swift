@@ -1,0 +1,44 @@
+import CompatibilityHarness
+import Foundation
+import Testing
+
+/// DuckDuckGo's action extension: `kUTTypeText` before `kUTTypeURL` in each item's providers, completion
+/// handlers that hop to the main queue, and the app opened with a deep link.
+@Suite("Compatibility: DuckDuckGo's action extension")
+@MainActor
+struct DuckDuckGoOpenActionTests {
+    @Test("a page from a browser opens DuckDuckGo at it", arguments: [
+        ("safari", "https://www.apple.com/newsroom/"),
+        ("safari-javascript", "https://www.apple.com/newsroom/"),
+        ("chrome", "https://www.swift.org/blog/"),
+    ])
+    func page(share: String, url: String) async throws {
+        let run = try await ExtensionHarness.present(ActionViewController(), share: share)
+        #expect(run.completed)
+        #expect(run.misuses.isEmpty)
+        #expect(run.openedURLs.map(\.absoluteString) == ["ddgQuickLink://\(url)"])
+    }
+
+    @Test("Firefox's share (a URL and its text, one item): the first provider, the URL, is the one opened")
+    func firefoxPage() async throws {
+        let run = try await ExtensionHarness.present(ActionViewController(), share: "firefox")
+        #expect(run.completed)
+        #expect(run.openedURLs.map(\.absoluteString) == ["ddgQuickLink://https://www.mozilla.org/firefox/"])
+    }
+
+    @Test("a note's text is searched for; the image beside it in the same item is passed over")
+    func noteSearch() async throws {
+        let run = try await ExtensionHarness.present(ActionViewController(), share: "notes")
+        #expect(run.completed)
+        #expect(run.openedURLs.map(\.absoluteString) == ["ddgQuickLink://https://duckduckgo.com/?q=Shopping:%20milk,%20bread&t=ddg_ios"])
+    }
+
+    @Test("one page as several items: each item launches the browser and completes; the second completion is a misuse")
+    func severalItems() async throws {
+        let run = try await ExtensionHarness.present(ActionViewController(), share: "duplicates")
+        #expect(run.completed)
+        // The URL item and the text item (the URL again) each open the page; the property list is neither.
+        #expect(run.openedURLs.map(\.absoluteString) == Array(repeating: "ddgQuickLink://https://www.apple.com/newsroom/", count: 2))
+        #expect(run.misuses.count == 1)
+    }
+}

@@ -1,0 +1,62 @@
+import CompatibilityHarness
+import HostProfiles
+import Foundation
+import Testing
+
+/// Firefox's action extension ("Open in Firefox"): a `@MainActor` view controller that awaits loads wrapped in
+/// `withCheckedThrowingContinuation`, `UTType` identifiers, a URL anywhere in any item before text, and
+/// `UIApplication.open(_:options:completionHandler:)` found up the responder chain.
+@Suite("Compatibility: Firefox's action extension")
+@MainActor
+struct FirefoxActionTests {
+    /// Firefox's URL with the page or search it was asked to open, checked whole: scheme, host and query.
+    private func expectOpened(_ run: ExtensionRun, _ action: String, _ name: String, _ value: String,
+                              sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(run.completed, sourceLocation: sourceLocation)
+        #expect(run.misuses.isEmpty, sourceLocation: sourceLocation)
+        // No `MozInternalURLScheme` in this process's Info.plist: the extension falls back to the public scheme.
+        #expect(run.openedURLs.map(\.scheme) == ["firefox"], sourceLocation: sourceLocation)
+        #expect(run.openedURLs.map(\.host) == [action], sourceLocation: sourceLocation)
+        #expect(run.openedQuery() == [name: [value], "openWithFirefox": ["true"]], sourceLocation: sourceLocation)
+    }
+
+    @Test("a page from a browser opens Firefox at it, a property list or text beside the URL or not", arguments: [
+        ("safari", "https://www.apple.com/newsroom/"),
+        ("safari-javascript", "https://www.apple.com/newsroom/"),
+        ("chrome", "https://www.swift.org/blog/"),
+        ("firefox", "https://www.mozilla.org/firefox/"),
+    ])
+    func page(share: String, url: String) async throws {
+        let run = try await ExtensionHarness.present(ActionViewController(), share: share)
+        expectOpened(run, "open-url", "url", url)
+    }
+
+    @Test("a note without a domain in it becomes a search for its text")
+    func noteSearch() async throws {
+        let run = try await ExtensionHarness.present(ActionViewController(), share: "notes")
+        expectOpened(run, "open-text", "text", "Shopping: milk, bread")
+    }
+
+    @Test("text that names a host opens it as a web address")
+    func textWithHost() async throws {
+        let run = try await ExtensionHarness.present(ActionViewController(), profile: "notes",
+                                                     sharing: SharedContent(texts: ["example.org/menu"]))
+        expectOpened(run, "open-url", "url", "http://example.org/menu")
+    }
+
+    @Test("Files wraps its file URL in a property list: the URL load gives data, not a URL, so nothing opens")
+    func files() async throws {
+        // public.file-url conforms to public.url, so the provider is taken for a URL; what loads is the binary
+        // property list Files registers (host profile "files"), which `loadURL()` refuses as a non-URL result.
+        let run = try await ExtensionHarness.present(ActionViewController(), share: "files")
+        #expect(run.completed)
+        #expect(run.openedURLs.isEmpty)
+    }
+
+    @Test("photos carry neither a URL nor text: the request completes and nothing opens")
+    func photos() async throws {
+        let run = try await ExtensionHarness.present(ActionViewController(), share: "photos")
+        #expect(run.completed)
+        #expect(run.openedURLs.isEmpty)
+    }
+}
