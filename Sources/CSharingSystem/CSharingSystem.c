@@ -53,3 +53,195 @@ void csharing_set_thread_name(const char *name) {
 void csharing_thread_name(char *name, size_t size) {
     pthread_getname_np(pthread_self(), name, size);
 }
+
+#if defined(__linux__)
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
+#ifndef F_SEAL_FUTURE_WRITE
+#define F_SEAL_FUTURE_WRITE 0x0010
+#endif
+
+int csharing_packet_socketpair(int descriptors[2]) {
+    return socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, descriptors);
+}
+
+ssize_t csharing_send_packet(int socket, const void *bytes, size_t length, const int *descriptors, int count) {
+    struct iovec vector = { .iov_base = (void *)bytes, .iov_len = length };
+    struct msghdr message = { .msg_iov = &vector, .msg_iovlen = 1 };
+    char control[CMSG_SPACE(sizeof(int) * 16)];
+    if (count > 16) { errno = EINVAL; return -1; }
+    if (count > 0) {
+        memset(control, 0, sizeof control);
+        message.msg_control = control;
+        message.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)count);
+        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+        header->cmsg_level = SOL_SOCKET;
+        header->cmsg_type = SCM_RIGHTS;
+        header->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)count);
+        memcpy(CMSG_DATA(header), descriptors, sizeof(int) * (size_t)count);
+    }
+    return sendmsg(socket, &message, MSG_NOSIGNAL);
+}
+
+ssize_t csharing_receive_packet(int socket, void *bytes, size_t capacity, int *descriptors, int capacity_descriptors,
+                                int *count, int *truncated) {
+    struct iovec vector = { .iov_base = bytes, .iov_len = capacity };
+    char control[CMSG_SPACE(sizeof(int) * 16)];
+    struct msghdr message = { .msg_iov = &vector, .msg_iovlen = 1, .msg_control = control, .msg_controllen = sizeof control };
+    *count = 0;
+    *truncated = 0;
+    ssize_t received = recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
+    if (received < 0) return -1;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+        int carried = (int)((header->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+        int *data = (int *)CMSG_DATA(header);
+        for (int index = 0; index < carried; index++) {
+            if (*count < capacity_descriptors) {
+                descriptors[(*count)++] = data[index];
+            } else {
+                close(data[index]);
+                *truncated = 1;
+            }
+        }
+    }
+    if (message.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) *truncated = 1;
+    return received;
+}
+
+int csharing_peer_credentials(int socket, pid_t *pid, uid_t *uid) {
+    struct ucred credentials;
+    socklen_t length = sizeof credentials;
+    if (getsockopt(socket, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    *pid = credentials.pid;
+    *uid = credentials.uid;
+    return 0;
+}
+
+int csharing_memfd_create(const char *name) {
+    return (int)syscall(SYS_memfd_create, name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+}
+
+static const int every_seal = F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL;
+
+int csharing_memfd_seal(int descriptor) {
+    return fcntl(descriptor, F_ADD_SEALS, every_seal);
+}
+
+int csharing_memfd_is_sealed(int descriptor) {
+    int seals = fcntl(descriptor, F_GET_SEALS);
+    if (seals < 0) return -1;
+    return (seals & every_seal) == every_seal ? 1 : 0;
+}
+
+int csharing_pidfd_open(pid_t pid) {
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+int csharing_pidfd_send_signal(int pidfd, int signal) {
+    return (int)syscall(SYS_pidfd_send_signal, pidfd, signal, NULL, 0);
+}
+
+int csharing_pidfd_reap(int pidfd, int *status) {
+    siginfo_t information;
+    memset(&information, 0, sizeof information);
+    if (waitid((idtype_t)P_PIDFD, (id_t)pidfd, &information, WEXITED | WNOHANG) != 0) return -1;
+    if (information.si_pid == 0) return 0;
+    switch (information.si_code) {
+    case CLD_EXITED: *status = (information.si_status & 0xff) << 8; break;
+    case CLD_KILLED: *status = information.si_status & 0x7f; break;
+    case CLD_DUMPED: *status = (information.si_status & 0x7f) | 0x80; break;
+    default: *status = 0; break;
+    }
+    return 1;
+}
+
+pid_t csharing_spawn(const struct csharing_spawn_spec *spec) {
+    // The child reports a failure to execute through this pipe, closed by a successful execve.
+    int report[2];
+    if (pipe2(report, O_CLOEXEC) != 0) return -1;
+    pid_t parent = getpid();
+    pid_t child = fork();
+    if (child < 0) {
+        int saved = errno;
+        close(report[0]);
+        close(report[1]);
+        errno = saved;
+        return -1;
+    }
+    if (child == 0) {
+        // Only async-signal-safe calls from here to execve. The report pipe and the channel first move above
+        // the descriptors being set up, so that no dup2 below can overwrite them.
+        int failure = 0;
+        int keep = report[1];
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) { failure = errno ? errno : ESRCH; goto failed; }
+        keep = fcntl(report[1], F_DUPFD_CLOEXEC, 10);
+        if (keep < 0) { keep = report[1]; failure = errno; goto failed; }
+        int channel = fcntl(spec->channel, F_DUPFD_CLOEXEC, 10);
+        if (channel < 0) { failure = errno; goto failed; }
+        int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (null < 0 || dup2(null, 0) < 0) { failure = errno; goto failed; }
+        if (spec->output >= 0 && dup2(spec->output, 1) < 0) { failure = errno; goto failed; }
+        if (spec->error >= 0 && dup2(spec->error, 2) < 0) { failure = errno; goto failed; }
+        if (dup2(channel, 3) < 0) { failure = errno; goto failed; }
+        // Every other descriptor closes now; the report pipe at exec.
+        if (syscall(SYS_close_range, 4, (unsigned)keep - 1, 0) != 0 || syscall(SYS_close_range, (unsigned)keep + 1, ~0U, 0) != 0) {
+            failure = errno;
+            goto failed;
+        }
+        if (spec->data_limit > 0) {
+            struct rlimit limit = { .rlim_cur = spec->data_limit, .rlim_max = spec->data_limit };
+            if (setrlimit(RLIMIT_DATA, &limit) != 0) { failure = errno; goto failed; }
+        }
+        if (spec->directory && chdir(spec->directory) != 0) { failure = errno; goto failed; }
+        execve(spec->path, spec->arguments, spec->environment);
+        failure = errno;
+    failed:
+        (void)!write(keep, &failure, sizeof failure);
+        _exit(127);
+    }
+    close(report[1]);
+    int failure = 0;
+    ssize_t got;
+    do { got = read(report[0], &failure, sizeof failure); } while (got < 0 && errno == EINTR);
+    close(report[0]);
+    if (got == (ssize_t)sizeof failure) {
+        int status;
+        while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+        errno = failure;
+        return -1;
+    }
+    return child;
+}
+
+#else
+
+int csharing_packet_socketpair(int descriptors[2]) { (void)descriptors; errno = ENOSYS; return -1; }
+ssize_t csharing_send_packet(int socket, const void *bytes, size_t length, const int *descriptors, int count) {
+    (void)socket; (void)bytes; (void)length; (void)descriptors; (void)count; errno = ENOSYS; return -1;
+}
+ssize_t csharing_receive_packet(int socket, void *bytes, size_t capacity, int *descriptors, int capacity_descriptors,
+                                int *count, int *truncated) {
+    (void)socket; (void)bytes; (void)capacity; (void)descriptors; (void)capacity_descriptors;
+    *count = 0; *truncated = 0; errno = ENOSYS; return -1;
+}
+int csharing_peer_credentials(int socket, pid_t *pid, uid_t *uid) { (void)socket; (void)pid; (void)uid; errno = ENOSYS; return -1; }
+int csharing_memfd_create(const char *name) { (void)name; errno = ENOSYS; return -1; }
+int csharing_memfd_seal(int descriptor) { (void)descriptor; errno = ENOSYS; return -1; }
+int csharing_memfd_is_sealed(int descriptor) { (void)descriptor; errno = ENOSYS; return -1; }
+int csharing_pidfd_open(pid_t pid) { (void)pid; errno = ENOSYS; return -1; }
+int csharing_pidfd_send_signal(int pidfd, int signal) { (void)pidfd; (void)signal; errno = ENOSYS; return -1; }
+int csharing_pidfd_reap(int pidfd, int *status) { (void)pidfd; (void)status; errno = ENOSYS; return -1; }
+pid_t csharing_spawn(const struct csharing_spawn_spec *spec) { (void)spec; errno = ENOSYS; return -1; }
+
+#endif

@@ -26,6 +26,12 @@ package final class OpenFile: Sendable {
         Syscall.closeDescriptor(descriptor)
     }
 
+    /// Takes ownership of a descriptor this process was given (received from another process, or made by
+    /// the layer); `path` names it in errors.
+    package static func adopting(_ descriptor: CInt, path: String) -> OpenFile {
+        OpenFile(descriptor: descriptor, path: path)
+    }
+
     /// Opens a file for reading.
     ///
     /// - Parameters:

@@ -25,6 +25,11 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
         case readLink = "reading the link"
         case touch = "touching"
         case hash = "hashing"
+        case spawn = "starting"
+        case send = "sending to"
+        case receive = "receiving from"
+        case signal = "signalling"
+        case wait = "waiting for"
     }
 
     /// The reason.

@@ -21,4 +21,61 @@ void csharing_set_thread_name(const char *name);
 /// The calling thread's name, into `name` of `size` bytes.
 void csharing_thread_name(char *name, size_t size);
 
+// Processes and the packets between them (Linux; elsewhere each fails with ENOSYS).
+
+/// A connected pair of AF_UNIX SOCK_SEQPACKET sockets, both close-on-exec.
+int csharing_packet_socketpair(int descriptors[2]);
+
+/// Sends one packet: `length` bytes and `count` descriptors (SCM_RIGHTS). MSG_NOSIGNAL: a closed peer is
+/// EPIPE, not SIGPIPE. Returns the bytes sent or -1.
+ssize_t csharing_send_packet(int socket, const void *bytes, size_t length, const int *descriptors, int count);
+
+/// Receives one packet into `bytes` (at most `capacity`) and at most `capacity_descriptors` descriptors, made
+/// close-on-exec (MSG_CMSG_CLOEXEC). Sets `*count` to the descriptors received and `*truncated` to 1 when the
+/// packet or its descriptors did not fit (what did arrive is still returned, to be closed). Returns the bytes
+/// received, 0 at end of file, or -1.
+ssize_t csharing_receive_packet(int socket, void *bytes, size_t capacity, int *descriptors, int capacity_descriptors,
+                                int *count, int *truncated);
+
+/// The process identifier and user of the peer of a connected AF_UNIX socket (SO_PEERCRED).
+int csharing_peer_credentials(int socket, pid_t *pid, uid_t *uid);
+
+/// An anonymous memory file (memfd), close-on-exec, that can be sealed.
+int csharing_memfd_create(const char *name);
+
+/// Seals a memory file against every change: shrinking, growing, writing and further seals.
+int csharing_memfd_seal(int descriptor);
+
+/// Whether a memory file is sealed against every change (1), not (0), or not a sealable file (-1).
+int csharing_memfd_is_sealed(int descriptor);
+
+/// A descriptor for process `pid` (pidfd_open), close-on-exec.
+int csharing_pidfd_open(pid_t pid);
+
+/// Sends `signal` through a process descriptor (pidfd_send_signal).
+int csharing_pidfd_send_signal(int pidfd, int signal);
+
+/// Reaps the exited process of a process descriptor without blocking: 1 with its status (as waitpid's), 0 if
+/// it has not exited, -1 on error.
+int csharing_pidfd_reap(int pidfd, int *status);
+
+/// How a child is started: the program, its arguments and environment (NULL-terminated), its working
+/// directory, the descriptor it gets as 3, where its standard output and error go, and the data-segment limit
+/// (RLIMIT_DATA) in bytes, 0 for none.
+struct csharing_spawn_spec {
+    const char *path;
+    char *const *arguments;
+    char *const *environment;
+    const char *directory;
+    int channel;
+    int output;
+    int error;
+    unsigned long long data_limit;
+};
+
+/// Starts a child: it dies with a signal when the calling thread does (PR_SET_PDEATHSIG, SIGKILL), reads from
+/// /dev/null, has `channel` as descriptor 3 and no other descriptor beyond the standard three. Returns its
+/// process identifier, or -1 with errno (the child's errno when it could not execute the program).
+pid_t csharing_spawn(const struct csharing_spawn_spec *spec);
+
 #endif

@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CSharingSystem
+package import Foundation
+
+/// One end of a connected `AF_UNIX` `SOCK_SEQPACKET` socket: packets keep their boundaries, arrive in order,
+/// and may carry descriptors (`SCM_RIGHTS`). Closed when released. Sending and receiving are safe from any
+/// thread; packets are whole or absent.
+package final class PacketChannel: Sendable {
+    package let descriptor: CInt
+    /// What the channel is, for errors ("the extension ImageSaver").
+    package let name: String
+
+    /// The most descriptors one packet carries.
+    package static let maximumDescriptors = 16
+
+    package init(adopting descriptor: CInt, name: String) {
+        self.descriptor = descriptor
+        self.name = name
+    }
+
+    deinit {
+        Syscall.closeDescriptor(descriptor)
+    }
+
+    /// A connected pair, both ends close-on-exec.
+    package static func pair(name: String) throws(SystemError) -> (PacketChannel, PacketChannel) {
+        var ends: [CInt] = [-1, -1]
+        try Syscall.retrying(.create, name) { csharing_packet_socketpair(&ends) }
+        return (PacketChannel(adopting: ends[0], name: name), PacketChannel(adopting: ends[1], name: name))
+    }
+
+    /// Sends `bytes` and `files`' descriptors as one packet. The files stay open here; the peer gets its own.
+    package func send(_ bytes: [UInt8], files: [OpenFile] = []) throws(SystemError) {
+        let descriptors = files.map(\.descriptor)
+        let sent = bytes.withUnsafeBytes { buffer in
+            descriptors.withUnsafeBufferPointer { list in
+                Result { () throws(SystemError) in
+                    try Syscall.retrying(.send, name) {
+                        csharing_send_packet(descriptor, buffer.baseAddress, buffer.count, list.baseAddress, CInt(list.count))
+                    }
+                }
+            }
+        }
+        _ = try sent.get()
+        withExtendedLifetime(files) {}
+    }
+
+    /// One packet received: its bytes and the descriptors it carried, each now this process's own.
+    package struct Packet: Sendable {
+        package var bytes: [UInt8]
+        package var files: [OpenFile]
+        /// The packet or its descriptors did not fit what the receiver allows: the sender broke the protocol.
+        package var truncated: Bool
+    }
+
+    /// Receives the next packet, waiting for one; `nil` at end of file (the peer closed or died).
+    package func receive(capacity: Int) throws(SystemError) -> Packet? {
+        var bytes = [UInt8](repeating: 0, count: capacity)
+        var descriptors = [CInt](repeating: -1, count: Self.maximumDescriptors)
+        var count: CInt = 0
+        var truncated: CInt = 0
+        let result = bytes.withUnsafeMutableBytes { buffer in
+            descriptors.withUnsafeMutableBufferPointer { list in
+                Result { () throws(SystemError) in
+                    try Syscall.retrying(.receive, name) {
+                        csharing_receive_packet(descriptor, buffer.baseAddress, buffer.count, list.baseAddress, CInt(list.count), &count, &truncated)
+                    }
+                }
+            }
+        }
+        let received = try result.get()
+        let files = descriptors.prefix(Int(count)).map { OpenFile.adopting($0, path: "a descriptor from \(name)") }
+        if received == 0 && files.isEmpty && truncated == 0 { return nil }
+        bytes.removeSubrange(received...)
+        return Packet(bytes: bytes, files: files, truncated: truncated != 0)
+    }
+
+    /// Waits until a packet (or end of file) is ready to receive, at most `timeout`; whether one is.
+    package func waitUntilReadable(timeout: Duration) throws(SystemError) -> Bool {
+        try Poll.readable([descriptor], timeout: timeout, name: name).contains(descriptor)
+    }
+
+    /// The process at the other end, as the kernel recorded it when the pair was made or the peer connected.
+    package func peerProcess() throws(SystemError) -> Int32 {
+        var process: pid_t = 0
+        var user: uid_t = 0
+        try Syscall.retrying(.inspect, name) { csharing_peer_credentials(descriptor, &process, &user) }
+        return process
+    }
+}
+
+/// Waiting on several descriptors at once.
+package enum Poll {
+    /// The descriptors among `descriptors` that are readable (or at end of file, or in error) within
+    /// `timeout`; empty when none became so.
+    package static func readable(_ descriptors: [CInt], timeout: Duration, name: String) throws(SystemError) -> [CInt] {
+        var entries = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        let milliseconds = CInt(clamping: max(0, (timeout.components.seconds * 1000) + timeout.components.attoseconds / 1_000_000_000_000_000))
+        let count = entries.count
+        try Syscall.retrying(.wait, name) { poll(&entries, nfds_t(count), milliseconds) }
+        return entries.filter { $0.revents != 0 }.map(\.fd)
+    }
+}
+
+/// Anonymous memory files: bytes handed to another process as a descriptor, sealed so that neither side can
+/// change them after.
+package enum MemoryFile {
+    /// A sealed memory file holding `bytes`, at offset 0.
+    package static func sealed(_ bytes: some DataProtocol, name: String) throws(SystemError) -> OpenFile {
+        let file = OpenFile.adopting(try Syscall.retrying(.create, name) { csharing_memfd_create(name) }, path: name)
+        try file.write(Data(bytes))
+        try Syscall.retrying(.write, name) { csharing_memfd_seal(file.descriptor) }
+        _ = lseek(file.descriptor, 0, SEEK_SET)
+        return file
+    }
+
+    /// Whether `file` is a memory file sealed against every change.
+    package static func isSealed(_ file: OpenFile) -> Bool {
+        csharing_memfd_is_sealed(file.descriptor) == 1
+    }
+}
