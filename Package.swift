@@ -178,6 +178,23 @@ let package = Package(
 // The compatibility suite (Tests/Compatibility/README.md): share and action extensions from public apps, each
 // compiled as its own test target against stand-ins for the Apple modules they import, and driven with the
 // host profiles' shares. Only where Apple's modules are missing: on Apple platforms the real ones apply.
+// The extension runtime: Linux system calls (pidfd, memfd, SCM_RIGHTS), and OpenItemProvider's own view of
+// providers, so only where OpenSharing's item providers stand in for Apple's.
+#if os(Linux)
+package.products.append(.library(name: "ExtensionRuntime", targets: ["ExtensionRuntime"]))
+package.targets += [
+    .target(name: "ExtensionRuntime", dependencies: ["OpenItemProvider", "ExtensionManifest", "SharingSystem"], swiftSettings: strictSettings),
+    .testTarget(name: "ExtensionRuntimeTests", dependencies: ["ExtensionRuntime", "SharingSystem", "HostProfiles"], swiftSettings: strictSettings),
+]
+/// The example extensions (Examples/Extensions): each an executable that `make extensions` puts in a bundle
+/// of the same name beside its Info.plist.
+let exampleExtensions = ["Uppercase", "NeverCompletes", "CrashesMidLoad", "MemoryHog"]
+package.targets += exampleExtensions.map { name in
+    .executableTarget(name: name, dependencies: ["ExtensionRuntime", "OpenItemProvider"], path: "Examples/Extensions/\(name)",
+                      exclude: ["Info.plist"], swiftSettings: strictSettings)
+}
+#endif
+
 #if !canImport(Darwin)
 let compatibilityStandIns: [Target] = [
     .target(name: "UIKit", dependencies: ["SharingShim", "Thumbnails"], path: "Tests/Compatibility/StandIns/UIKit"),

@@ -61,6 +61,8 @@ public struct ExtensionManifest: Sendable {
     var attributes: PropertyListDictionary? { extensionDictionary?["NSExtensionAttributes"]?.dictionary }
 
     public var bundleIdentifier: String? { topLevel?["CFBundleIdentifier"]?.string }
+    /// `CFBundleExecutable`: the program's name in the bundle.
+    public var executableName: String? { topLevel?["CFBundleExecutable"]?.string }
     public var displayName: String? { topLevel?["CFBundleDisplayName"]?.string ?? topLevel?["CFBundleName"]?.string }
 
     /// `NSExtensionPointIdentifier`.

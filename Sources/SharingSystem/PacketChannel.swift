@@ -35,9 +35,15 @@ package final class PacketChannel: Sendable {
         return (PacketChannel(adopting: ends[0], name: name), PacketChannel(adopting: ends[1], name: name))
     }
 
-    /// Sends `bytes` and `files`' descriptors as one packet. The files stay open here; the peer gets its own.
-    package func send(_ bytes: [UInt8], files: [OpenFile] = []) throws(SystemError) {
-        let descriptors = files.map(\.descriptor)
+    /// Takes over a socket descriptor received from another process (duplicated; `file` closes its own).
+    package convenience init(duplicating file: OpenFile, name: String) throws(SystemError) {
+        self.init(adopting: try Syscall.retrying(.open, name) { fcntl(file.descriptor, F_DUPFD_CLOEXEC, 0) }, name: name)
+    }
+
+    /// Sends `bytes` and the descriptors of `files` and `channels` as one packet. They stay open here; the
+    /// peer gets its own.
+    package func send(_ bytes: [UInt8], files: [OpenFile] = [], channels: [PacketChannel] = []) throws(SystemError) {
+        let descriptors = files.map(\.descriptor) + channels.map(\.descriptor)
         let sent = bytes.withUnsafeBytes { buffer in
             descriptors.withUnsafeBufferPointer { list in
                 Result { () throws(SystemError) in
@@ -48,7 +54,7 @@ package final class PacketChannel: Sendable {
             }
         }
         _ = try sent.get()
-        withExtendedLifetime(files) {}
+        withExtendedLifetime((files, channels)) {}
     }
 
     /// One packet received: its bytes and the descriptors it carried, each now this process's own.
@@ -86,7 +92,8 @@ package final class PacketChannel: Sendable {
         try Poll.readable([descriptor], timeout: timeout, name: name).contains(descriptor)
     }
 
-    /// The process at the other end, as the kernel recorded it when the pair was made or the peer connected.
+    /// The process at the other end, as the kernel recorded it: for a socket pair, the process that made the
+    /// pair, whichever process holds the other end now.
     package func peerProcess() throws(SystemError) -> Int32 {
         var process: pid_t = 0
         var user: uid_t = 0

@@ -1,0 +1,93 @@
+public import ExtensionManifest
+public import Foundation
+
+/// An extension as installed: a directory `Name.appex` holding its `Info.plist` and its executable, as in an
+/// app's `PlugIns` directory.
+public struct ExtensionBundle: Sendable {
+    /// The bundle directory.
+    public let url: URL
+    /// The Info.plist.
+    public let manifest: ExtensionManifest
+    /// `CFBundleIdentifier`.
+    public let bundleIdentifier: String
+    /// The program `CFBundleExecutable` names, inside the bundle.
+    public let executable: URL
+    /// `NSExtensionPointIdentifier`.
+    public let extensionPointIdentifier: String
+
+    /// The bundle's name: its directory's, less `.appex`.
+    public var name: String { url.deletingPathExtension().lastPathComponent }
+
+    /// Opens a bundle directory and checks what the runtime needs from it: an Info.plist with
+    /// `CFBundleIdentifier`, `CFBundleExecutable` naming an executable file in the bundle, and `NSExtension`
+    /// with its point identifier.
+    ///
+    /// - Throws: `ExtensionBundleError` naming the bundle and what is wrong.
+    public init(url: URL) throws(ExtensionBundleError) {
+        let path = url.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ExtensionBundleError(bundle: path, problem: "no such bundle")
+        }
+        guard isDirectory.boolValue else { throw ExtensionBundleError(bundle: path, problem: "not a directory (an extension is a Name.appex directory)") }
+        let plist = url.appendingPathComponent("Info.plist")
+        guard FileManager.default.fileExists(atPath: plist.path) else { throw ExtensionBundleError(bundle: path, problem: "no Info.plist") }
+        let manifest: ExtensionManifest
+        do {
+            manifest = try ExtensionManifest.read(contentsOf: plist)
+        } catch {
+            throw ExtensionBundleError(bundle: path, problem: "Info.plist: \(error.message)")
+        }
+        guard let identifier = manifest.bundleIdentifier, !identifier.isEmpty else {
+            throw ExtensionBundleError(bundle: path, problem: "Info.plist has no CFBundleIdentifier")
+        }
+        guard let executableName = manifest.executableName, !executableName.isEmpty else {
+            throw ExtensionBundleError(bundle: path, problem: "Info.plist has no CFBundleExecutable")
+        }
+        guard !executableName.contains("/"), executableName != ".", executableName != ".." else {
+            throw ExtensionBundleError(bundle: path, problem: "CFBundleExecutable \"\(executableName)\" is not a file name in the bundle")
+        }
+        let executable = url.appendingPathComponent(executableName)
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw ExtensionBundleError(bundle: path, problem: "CFBundleExecutable \"\(executableName)\" is not an executable file in the bundle")
+        }
+        guard let point = manifest.extensionPointIdentifier, !point.isEmpty else {
+            throw ExtensionBundleError(bundle: path, problem: "Info.plist has no NSExtension dictionary with NSExtensionPointIdentifier")
+        }
+        self.url = url
+        self.manifest = manifest
+        self.bundleIdentifier = identifier
+        self.executable = executable
+        self.extensionPointIdentifier = point
+    }
+
+    /// Every `.appex` bundle directly inside `directories`, in order of directory then name.
+    ///
+    /// - Throws: `ExtensionBundleError` for a directory that cannot be listed or a bundle that does not open:
+    ///   a broken bundle is reported, never skipped.
+    public static func discover(in directories: [URL]) throws(ExtensionBundleError) -> [ExtensionBundle] {
+        var bundles: [ExtensionBundle] = []
+        for directory in directories {
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            } catch {
+                throw ExtensionBundleError(bundle: directory.path, problem: "cannot list the directory: \((error as NSError).localizedDescription)")
+            }
+            for name in names.sorted() where name.hasSuffix(".appex") {
+                bundles.append(try ExtensionBundle(url: directory.appendingPathComponent(name, isDirectory: true)))
+            }
+        }
+        return bundles
+    }
+}
+
+/// A bundle the runtime cannot use, and why.
+public struct ExtensionBundleError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The bundle (or directory) path.
+    public var bundle: String
+    /// What is wrong with it.
+    public var problem: String
+
+    public var description: String { "\(bundle): \(problem)" }
+}

@@ -1,0 +1,366 @@
+public import Foundation
+public import OpenItemProvider
+import SharingSystem
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs extensions as their own processes, one request each, under limits, and reports exactly one outcome
+/// per request.
+///
+/// Each run gets a container directory of its own (its HOME and TMPDIR), a clean environment, and only the
+/// descriptors the runtime passes; it is removed with everything in it when the run ends. The extension's
+/// loads are served from `items`' providers as it asks for them: files as descriptors, data inline or in a
+/// sealed memory file, never copied through the socket.
+public struct ExtensionHost: Sendable {
+    public var limits: ExtensionLimits?
+    /// The directory of app group containers the extension is given (`OPENSHARING_APP_GROUP_CONTAINERS`).
+    public var appGroupContainers: URL?
+    /// What the host does when the extension asks it to open a URL; `nil` refuses every URL.
+    public var openURL: (@Sendable (URL) -> Bool)?
+
+    public init(limits: ExtensionLimits? = nil, appGroupContainers: URL? = nil, openURL: (@Sendable (URL) -> Bool)? = nil) {
+        self.limits = limits
+        self.appGroupContainers = appGroupContainers
+        self.openURL = openURL
+    }
+
+    /// Starts `bundle`'s extension with a request about `items` and waits for the request's one outcome.
+    ///
+    /// - Throws: `ExtensionRuntimeError` when the extension cannot be started at all (no container, no
+    ///   process); everything that happens once it runs is in the outcome.
+    public func run(_ bundle: ExtensionBundle, items: [NSExtensionItem]) async throws(ExtensionRuntimeError) -> ExtensionRun {
+        let limits = limits ?? .defaults(forExtensionPoint: bundle.extensionPointIdentifier)
+        let session = try Session(bundle: bundle, items: items, limits: limits, appGroupContainers: appGroupContainers, openURL: openURL)
+        return await BlockingThreads.run { session.supervise() }
+    }
+}
+
+/// The host could not start an extension.
+public struct ExtensionRuntimeError: Error, Sendable, CustomStringConvertible {
+    public var bundle: String
+    public var problem: String
+    public var description: String { "\(bundle): \(problem)" }
+}
+
+/// One request's supervision: the process, its channel, its loads, its clocks.
+private final class Session: @unchecked Sendable {
+    private let bundle: ExtensionBundle
+    private let limits: ExtensionLimits
+    /// The socket the extension was started with: it carries only the extension's `ready`.
+    private let bootstrap: PacketChannel
+    /// The socket pair end the extension handed over with `ready`, over which the request goes on.
+    private let connected = Locked<PacketChannel?>(nil)
+    private let child: ChildProcess
+    private let container: URL
+    private let providers: [NSItemProvider]
+    private let request: [UInt8]
+    private let openURL: (@Sendable (URL) -> Bool)?
+    private let clock = ContinuousClock()
+    private let started: ContinuousClock.Instant
+
+    private let loads = Locked<[UInt32: Progress]>([:])
+    private let records = Locked<[ExtensionLoad]>([])
+    private let opened = Locked<[URL]>([])
+    private var peak = 0
+    private var ready = false
+    /// The extension's end of the current channel is closed.
+    private var closed = false
+    private var closedAt: ContinuousClock.Instant?
+    private var outcome: ExtensionOutcome?
+    private var endedAt: ContinuousClock.Instant?
+    private var requestedAt: ContinuousClock.Instant?
+    private var warned: (phase: TimeoutPhase, at: ContinuousClock.Instant)?
+    /// Why the host killed the extension, if it did.
+    private var killedFor: InterruptionReason?
+
+    init(bundle: ExtensionBundle, items: [NSExtensionItem], limits: ExtensionLimits, appGroupContainers: URL?,
+         openURL: (@Sendable (URL) -> Bool)?) throws(ExtensionRuntimeError) {
+        self.bundle = bundle
+        self.limits = limits
+        self.openURL = openURL
+        providers = items.flatMap { $0.attachments ?? [] }
+        let wire = items.map { item in
+            WireItem(title: item.attributedTitle?.string, contentText: item.attributedContentText?.string,
+                     attachments: (item.attachments ?? []).map { provider in
+                         WireAttachment(suggestedName: provider.suggestedName,
+                                        representations: provider.registeredForms.map { WireRepresentation(type: $0.typeIdentifier, form: $0.form) })
+                     })
+        }
+        request = RuntimeMessage.request(items: wire).encoded().bytes
+        guard request.count <= RuntimeMessage.maximumPacket else {
+            throw ExtensionRuntimeError(bundle: bundle.url.path, problem: "the request's items describe in \(request.count) bytes; a request holds at most \(RuntimeMessage.maximumPacket)")
+        }
+        do {
+            container = try FileSystem.createUniqueDirectory(in: FileManager.default.temporaryDirectory, prefix: "opensharing-\(bundle.name)-")
+            let temporary = container.appendingPathComponent("tmp")
+            try FileSystem.createDirectory(temporary)
+            let log = try OpenFile.creating(container.appendingPathComponent("log"))
+            var environment = ["HOME": container.path, "TMPDIR": temporary.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+            environment["OPENSHARING_APP_GROUP_CONTAINERS"] = appGroupContainers?.path
+            let (host, guest) = try PacketChannel.pair(name: "the extension \(bundle.name)")
+            bootstrap = host
+            started = clock.now
+            child = try ChildProcess.start(.init(
+                executable: bundle.executable, environment: environment, directory: container, channel: guest,
+                output: log, dataLimit: max(limits.memory * 2, limits.memory + (256 << 20))), name: "the extension \(bundle.name)")
+        } catch {
+            throw ExtensionRuntimeError(bundle: bundle.url.path, problem: "cannot start: \(error)")
+        }
+    }
+
+    /// Watches the extension until the request has its outcome and the process has ended, then cleans up.
+    func supervise() -> ExtensionRun {
+        var termination: ChildProcess.Termination?
+        while termination == nil {
+            checkMemory()
+            checkClock()
+            let channel = connected.withLock { $0 } ?? bootstrap
+            let watched = closed ? [child.descriptor] : [channel.descriptor, child.descriptor]
+            let ready = (try? Poll.readable(watched, timeout: .milliseconds(5), name: "the extension")) ?? []
+            if !closed && ready.contains(channel.descriptor) && !receive() {
+                // End of file: normal once the request has ended, and usual when the process is dying.
+                closed = true
+                closedAt = clock.now
+            }
+            // A process that closed its connection before ending the request, and is still running a moment
+            // later, broke the protocol.
+            if closed, outcome == nil, let closedAt, clock.now >= closedAt + .milliseconds(250) {
+                kill(for: .protocolViolation("the extension closed its connection before ending the request"))
+            }
+            termination = try? child.termination()
+        }
+        // Whatever the extension sent before it ended still counts: an outcome sent just before exiting.
+        while killedFor == nil, !closed, let channel = connected.withLock({ $0 }), (try? channel.waitUntilReadable(timeout: .zero)) == true {
+            if !receive() { break }
+        }
+        loads.withLock { pending in
+            pending.values.forEach { $0.cancel() }
+            pending.removeAll()
+        }
+        let status: ExitStatus? = termination.map {
+            switch $0 {
+            case .exited(let code): .exited(code)
+            case .signalled(let signal): .signalled(signal)
+            }
+        }
+        let final: ExtensionOutcome
+        if let outcome {
+            final = outcome
+        } else if let killedFor {
+            final = .interrupted(killedFor)
+        } else {
+            final = .interrupted(.crashed(status ?? .exited(-1)))
+        }
+        let log = (try? OpenFile.reading(container.appendingPathComponent("log")).readAll(limit: 16 << 20)) ?? Data()
+        try? FileSystem.removeTree(container)
+        return ExtensionRun(outcome: final, loads: records.withLock { $0 }, openedURLs: opened.withLock { $0 },
+                            peakFootprint: peak, log: String(decoding: log.suffix(64 << 10), as: UTF8.self), exitStatus: status)
+    }
+
+    private func kill(for reason: InterruptionReason) {
+        if killedFor == nil && outcome == nil { killedFor = reason }
+        child.signal(SIGKILL)
+    }
+
+    private func checkMemory() {
+        guard let footprint = child.footprint() else { return }
+        peak = max(peak, footprint)
+        if footprint > limits.memory && killedFor == nil {
+            kill(for: .memoryLimit(limit: limits.memory, peak: peak))
+        }
+    }
+
+    /// The budget running now, and when it ends.
+    private var deadline: (TimeoutPhase, ContinuousClock.Instant) {
+        if let endedAt { return (.afterCompletion, endedAt + limits.afterCompletion) }
+        if let requestedAt { return (.request, requestedAt + limits.request) }
+        return (.startup, started + limits.startup)
+    }
+
+    private func checkClock() {
+        guard killedFor == nil else { return }
+        let now = clock.now
+        let (phase, end) = deadline
+        guard now >= end else { return }
+        if let warned, warned.phase == phase {
+            if now >= warned.at + limits.grace { kill(for: .timeout(phase)) }
+        } else {
+            warned = (phase, now)
+            send(.timeWarning(phase: phase.rawValue))
+        }
+    }
+
+    /// Sends a message on the connected channel, if the extension is connected; a send to an extension that
+    /// has gone is dropped (its end shows at its process descriptor).
+    private func send(_ message: RuntimeMessage, files: [OpenFile] = []) {
+        guard let channel = connected.withLock({ $0 }) else { return }
+        try? channel.send(message.encoded().bytes, files: files)
+    }
+
+    /// Receives and handles one packet; `false` at end of file.
+    @discardableResult
+    private func receive() -> Bool {
+        let channel = connected.withLock { $0 } ?? bootstrap
+        let packet: PacketChannel.Packet
+        do {
+            guard let received = try channel.receive(capacity: RuntimeMessage.maximumPacket + 1) else { return false }
+            packet = received
+        } catch {
+            return false
+        }
+        if packet.truncated {
+            kill(for: .protocolViolation("a message larger than \(RuntimeMessage.maximumPacket) bytes or with more than \(PacketChannel.maximumDescriptors) descriptors"))
+            return false
+        }
+        do {
+            try handle(try RuntimeMessage.decode(packet.bytes, descriptors: packet.files.count), files: packet.files)
+        } catch {
+            kill(for: .protocolViolation(error.message))
+            return false
+        }
+        return true
+    }
+
+    private func handle(_ message: RuntimeMessage, files: [OpenFile]) throws(ProtocolViolation) {
+        switch message {
+        case .ready(let process):
+            guard !ready, let file = files.first else { throw ProtocolViolation("ready twice") }
+            guard let channel = try? PacketChannel(duplicating: file, name: "the extension \(bundle.name)") else {
+                throw ProtocolViolation("ready with a descriptor that is not a socket")
+            }
+            let maker = (try? channel.peerProcess()) ?? -1
+            guard maker == child.identifier, process == child.identifier else {
+                throw ProtocolViolation("ready from process \(process) with a socket made by process \(maker); the extension is \(child.identifier)")
+            }
+            ready = true
+            requestedAt = clock.now
+            warned = nil
+            connected.withLock { $0 = channel }
+            try? channel.send(request)
+            closed = false
+        case .load(let id, let attachment, let type, let form):
+            guard ready else { throw ProtocolViolation("a load before ready") }
+            guard Int(attachment) < providers.count else {
+                throw ProtocolViolation("a load of attachment \(attachment); the request has \(providers.count)")
+            }
+            guard outcome == nil else {
+                return reply(id, .failed(RemoteError(domain: NSItemProviderErrorDomain, code: -1, message: "the request has ended")), record: nil)
+            }
+            serve(id: id, provider: providers[Int(attachment)], type: type, form: form)
+        case .cancelLoad(let id):
+            loads.withLock { $0.removeValue(forKey: id) }?.cancel()
+        case .openURL(let id, let string):
+            guard ready else { throw ProtocolViolation("openURL before ready") }
+            let url = URL(string: string)
+            if let url { opened.withLock { $0.append(url) } }
+            let answer = url.map { url in openURL?(url) ?? false } ?? false
+            send(.openedURL(id: id, opened: answer))
+        case .complete(let items):
+            guard ready else { throw ProtocolViolation("completeRequest before ready") }
+            guard outcome == nil else { return }
+            outcome = .completed(try ReturnedItems.make(items, files: files))
+            endedAt = clock.now
+            warned = nil
+        case .cancel(let error):
+            guard ready else { throw ProtocolViolation("cancelRequest before ready") }
+            guard outcome == nil else { return }
+            outcome = .cancelled(Payloads.nsError(error))
+            endedAt = clock.now
+            warned = nil
+        case .request, .loaded, .openedURL, .timeWarning:
+            throw ProtocolViolation("a host's message (\(message.kindName)) from the extension")
+        }
+    }
+
+    /// Serves one load from the host's provider, on the provider's threads; the answer goes straight back.
+    private func serve(id: UInt32, provider: NSItemProvider, type: String, form: RepresentationForm) {
+        let record = ExtensionLoad(typeIdentifier: type, form: form.name)
+        let progress: Progress?
+        switch form {
+        case .data:
+            progress = provider.loadDataRepresentation(forTypeIdentifier: type) { [self] data, error in
+                guard let data else { return reply(id, Payloads.result(for: error, fallback: "no data"), record: record) }
+                do {
+                    let (result, files) = try Payloads.result(for: data)
+                    reply(id, result, files: files, record: record, size: data.count)
+                } catch {
+                    reply(id, Payloads.result(for: error, fallback: ""), record: record)
+                }
+            }
+        case .file:
+            progress = provider.loadRegisteredFile(forTypeIdentifier: type) { [self] url, error in
+                guard let url else { return reply(id, Payloads.result(for: error, fallback: "no file"), record: record) }
+                do {
+                    let file = try OpenFile.reading(url, regularOnly: false)
+                    let size = (try? file.status()).map { Int($0.size) }
+                    reply(id, .file(name: url.lastPathComponent), files: [file], record: record, size: size)
+                } catch {
+                    reply(id, Payloads.result(for: error, fallback: ""), record: record)
+                }
+            }
+        case .item:
+            provider.loadItem(forTypeIdentifier: type, options: nil) { [self] item, error in
+                guard error == nil else { return reply(id, Payloads.result(for: error, fallback: "no item"), record: record) }
+                do {
+                    let (result, files) = try Payloads.result(for: item)
+                    reply(id, result, files: files, record: record, size: result.size)
+                } catch {
+                    reply(id, Payloads.result(for: error, fallback: ""), record: record)
+                }
+            }
+            progress = nil
+        }
+        if let progress { loads.withLock { $0[id] = progress } }
+    }
+
+    private func reply(_ id: UInt32, _ result: LoadResult, files: [OpenFile] = [], record: ExtensionLoad?, size: Int? = nil) {
+        loads.withLock { _ = $0.removeValue(forKey: id) }
+        if var record {
+            record.size = size
+            if case .failed(let error) = result { record.failure = error.message }
+            records.withLock { $0.append(record) }
+        }
+        send(.loaded(id: id, result), files: files)
+    }
+}
+
+private extension RuntimeMessage {
+    var kindName: String {
+        switch self {
+        case .ready: "ready"
+        case .load: "load"
+        case .cancelLoad: "cancelLoad"
+        case .openURL: "openURL"
+        case .complete: "complete"
+        case .cancel: "cancel"
+        case .request: "request"
+        case .loaded: "loaded"
+        case .openedURL: "openedURL"
+        case .timeWarning: "timeWarning"
+        }
+    }
+}
+
+extension RepresentationForm {
+    var name: String {
+        switch self {
+        case .data: "data"
+        case .file: "file"
+        case .item: "item"
+        }
+    }
+}
+
+extension LoadResult {
+    /// The bytes a result hands over, when it says.
+    var size: Int? {
+        switch self {
+        case .bytes(let bytes), .propertyList(let bytes): bytes.count
+        case .memory(let length): Int(length)
+        case .url(let string), .text(let string): string.utf8.count
+        case .file, .failed: nil
+        }
+    }
+}

@@ -1,0 +1,355 @@
+package import OpenItemProvider
+
+/// The messages between a host and an extension process, version 1: one message per `SOCK_SEQPACKET` packet,
+/// little-endian, starting with the magic bytes `OS`, the version and the kind. Bulk bytes never travel in a
+/// message: a message names them (`LoadResult.memory`, `.file`) and the packet carries their descriptors, in
+/// order.
+///
+/// Decoding trusts nothing: every length is checked against what remains, every count against the bytes
+/// that could hold it, every kind against the known ones, and the descriptors against what the message names.
+package enum RuntimeMessage: Equatable, Sendable {
+    // Extension to host.
+    /// The extension is running; it gives its process identifier and, as the packet's descriptor, one end
+    /// of a socket pair it made, over which the request goes on. The host checks that the pair's maker
+    /// (SO_PEERCRED) is the process it started.
+    case ready(process: Int32)
+    /// Load a representation of input attachment `attachment` (numbered across all items, in order).
+    case load(id: UInt32, attachment: UInt32, type: String, form: RepresentationForm)
+    /// The extension's consumer cancelled load `id`.
+    case cancelLoad(id: UInt32)
+    /// Ask the host to open a URL.
+    case openURL(id: UInt32, url: String)
+    /// `completeRequest(returningItems:)`, with the items (their payloads included).
+    case complete(items: [WireItem])
+    /// `cancelRequest(withError:)`.
+    case cancel(RemoteError)
+
+    // Host to extension.
+    /// The request: the input items, their attachments' registered types and forms, no payloads.
+    case request(items: [WireItem])
+    /// The answer to load `id`.
+    case loaded(id: UInt32, LoadResult)
+    /// Whether the host opened the URL of request `id`.
+    case openedURL(id: UInt32, opened: Bool)
+    /// A time budget is about to run out: the extension is killed if it has not ended the request.
+    case timeWarning(phase: String)
+
+    static let magic: [UInt8] = [0x4F, 0x53]  // "OS"
+    static let version: UInt8 = 1
+    /// The largest packet either side sends or accepts.
+    package static let maximumPacket = 64 << 10
+    /// Payloads up to this size travel inside the message; larger ones in a sealed memory file.
+    package static let inlineLimit = 16 << 10
+}
+
+/// How a representation was registered in the host, which the extension's provider mirrors.
+package typealias RepresentationForm = NSItemProvider.RepresentationForm
+
+/// The answer to a load, or a returned item's payload.
+package enum LoadResult: Equatable, Sendable {
+    /// The bytes themselves (small data).
+    case bytes([UInt8])
+    /// Data of this length in the sealed memory file the packet carries.
+    case memory(length: UInt64)
+    /// A file, opened read-only, that the packet carries; `name` is its name in the host.
+    case file(name: String)
+    /// An item that is a URL.
+    case url(String)
+    /// An item that is a string.
+    case text(String)
+    /// An item that is a property-list object (a dictionary from JavaScript preprocessing), as a binary plist.
+    case propertyList([UInt8])
+    /// The load failed.
+    case failed(RemoteError)
+
+    /// How many descriptors this result takes from its packet.
+    var descriptorCount: Int {
+        switch self {
+        case .memory, .file: 1
+        default: 0
+        }
+    }
+}
+
+/// An `NSError` as it crosses the boundary: domain, code and description.
+package struct RemoteError: Equatable, Sendable, Error, CustomStringConvertible {
+    package var domain: String
+    package var code: Int64
+    package var message: String
+
+    package init(domain: String, code: Int64, message: String) {
+        self.domain = domain
+        self.code = code
+        self.message = message
+    }
+
+    package var description: String { "\(domain) \(code): \(message)" }
+}
+
+/// An `NSExtensionItem` as it crosses the boundary.
+package struct WireItem: Equatable, Sendable {
+    package var title: String?
+    package var contentText: String?
+    package var attachments: [WireAttachment]
+
+    package init(title: String? = nil, contentText: String? = nil, attachments: [WireAttachment]) {
+        self.title = title
+        self.contentText = contentText
+        self.attachments = attachments
+    }
+}
+
+/// An `NSItemProvider` as it crosses the boundary: its representations in fidelity order.
+package struct WireAttachment: Equatable, Sendable {
+    package var suggestedName: String?
+    package var representations: [WireRepresentation]
+
+    package init(suggestedName: String? = nil, representations: [WireRepresentation]) {
+        self.suggestedName = suggestedName
+        self.representations = representations
+    }
+}
+
+/// One representation: its type, how it was registered, and, in returned items, its payload.
+package struct WireRepresentation: Equatable, Sendable {
+    package var type: String
+    package var form: RepresentationForm
+    package var payload: LoadResult?
+
+    package init(type: String, form: RepresentationForm, payload: LoadResult? = nil) {
+        self.type = type
+        self.form = form
+        self.payload = payload
+    }
+}
+
+/// A message that broke the protocol: what was wrong, and where in the packet.
+package struct ProtocolViolation: Error, Equatable, Sendable, CustomStringConvertible {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
+}
+
+// MARK: - Encoding
+
+extension RuntimeMessage {
+    private enum Kind: UInt8 {
+        case ready = 1, load, cancelLoad, openURL, complete, cancel
+        case request = 32, loaded, openedURL, timeWarning
+    }
+
+    /// The message's bytes, and how many descriptors must travel with them.
+    package func encoded() -> (bytes: [UInt8], descriptors: Int) {
+        var writer = WireWriter()
+        writer.bytes += Self.magic
+        writer.u8(Self.version)
+        switch self {
+        case .ready(let process):
+            writer.u8(Kind.ready.rawValue); writer.u32(UInt32(bitPattern: process)); writer.descriptors += 1
+        case .load(let id, let attachment, let type, let form):
+            writer.u8(Kind.load.rawValue); writer.u32(id); writer.u32(attachment); writer.string(type); writer.u8(form.rawValue)
+        case .cancelLoad(let id):
+            writer.u8(Kind.cancelLoad.rawValue); writer.u32(id)
+        case .openURL(let id, let url):
+            writer.u8(Kind.openURL.rawValue); writer.u32(id); writer.string(url)
+        case .complete(let items):
+            writer.u8(Kind.complete.rawValue); writer.items(items)
+        case .cancel(let error):
+            writer.u8(Kind.cancel.rawValue); writer.error(error)
+        case .request(let items):
+            writer.u8(Kind.request.rawValue); writer.items(items)
+        case .loaded(let id, let result):
+            writer.u8(Kind.loaded.rawValue); writer.u32(id); writer.result(result)
+        case .openedURL(let id, let opened):
+            writer.u8(Kind.openedURL.rawValue); writer.u32(id); writer.u8(opened ? 1 : 0)
+        case .timeWarning(let phase):
+            writer.u8(Kind.timeWarning.rawValue); writer.string(phase)
+        }
+        return (writer.bytes, writer.descriptors)
+    }
+
+    /// Decodes one packet's bytes, which arrived with `descriptors` descriptors.
+    package static func decode(_ bytes: [UInt8], descriptors: Int) throws(ProtocolViolation) -> RuntimeMessage {
+        var reader = WireReader(bytes: bytes)
+        guard try reader.u8() == magic[0], try reader.u8() == magic[1] else { throw ProtocolViolation("not a runtime message (no OS magic)") }
+        let version = try reader.u8()
+        guard version == Self.version else { throw ProtocolViolation("message version \(version); this runtime speaks version \(Self.version)") }
+        let code = try reader.u8()
+        guard let kind = Kind(rawValue: code) else { throw ProtocolViolation("unknown message kind \(code)") }
+        let message: RuntimeMessage
+        switch kind {
+        case .ready: message = .ready(process: Int32(bitPattern: try reader.u32())); reader.descriptors += 1
+        case .load: message = .load(id: try reader.u32(), attachment: try reader.u32(), type: try reader.string(), form: try reader.form())
+        case .cancelLoad: message = .cancelLoad(id: try reader.u32())
+        case .openURL: message = .openURL(id: try reader.u32(), url: try reader.string())
+        case .complete: message = .complete(items: try reader.items())
+        case .cancel: message = .cancel(try reader.error())
+        case .request: message = .request(items: try reader.items())
+        case .loaded: message = .loaded(id: try reader.u32(), try reader.result())
+        case .openedURL: message = .openedURL(id: try reader.u32(), opened: try reader.u8() != 0)
+        case .timeWarning: message = .timeWarning(phase: try reader.string())
+        }
+        guard reader.isAtEnd else { throw ProtocolViolation("\(reader.remaining) bytes after the end of a \(kind) message") }
+        guard reader.descriptors == descriptors else {
+            throw ProtocolViolation("a \(kind) message naming \(reader.descriptors) descriptors arrived with \(descriptors)")
+        }
+        return message
+    }
+}
+
+private struct WireWriter {
+    var bytes: [UInt8] = []
+    var descriptors = 0
+
+    mutating func u8(_ value: UInt8) { bytes.append(value) }
+    mutating func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+    mutating func u64(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+    mutating func data(_ value: [UInt8]) { u32(UInt32(value.count)); bytes += value }
+    mutating func string(_ value: String) { data(Array(value.utf8)) }
+    mutating func optional(_ value: String?) {
+        if let value { u8(1); string(value) } else { u8(0) }
+    }
+    mutating func error(_ value: RemoteError) { string(value.domain); u64(UInt64(bitPattern: value.code)); string(value.message) }
+
+    mutating func result(_ value: LoadResult) {
+        switch value {
+        case .bytes(let data): u8(1); self.data(data)
+        case .memory(let length): u8(2); u64(length); descriptors += 1
+        case .file(let name): u8(3); string(name); descriptors += 1
+        case .url(let url): u8(4); string(url)
+        case .text(let text): u8(5); string(text)
+        case .propertyList(let data): u8(6); self.data(data)
+        case .failed(let error): u8(7); self.error(error)
+        }
+    }
+
+    mutating func items(_ items: [WireItem]) {
+        u32(UInt32(items.count))
+        for item in items {
+            optional(item.title)
+            optional(item.contentText)
+            u32(UInt32(item.attachments.count))
+            for attachment in item.attachments {
+                optional(attachment.suggestedName)
+                u32(UInt32(attachment.representations.count))
+                for representation in attachment.representations {
+                    string(representation.type)
+                    u8(representation.form.rawValue)
+                    if let payload = representation.payload { u8(1); result(payload) } else { u8(0) }
+                }
+            }
+        }
+    }
+}
+
+private struct WireReader {
+    let bytes: [UInt8]
+    var position = 0
+    var descriptors = 0
+
+    var remaining: Int { bytes.count - position }
+    var isAtEnd: Bool { position == bytes.count }
+
+    mutating func u8() throws(ProtocolViolation) -> UInt8 {
+        guard remaining >= 1 else { throw ProtocolViolation("message ends at byte \(position), in the middle of a field") }
+        defer { position += 1 }
+        return bytes[position]
+    }
+
+    mutating func u32() throws(ProtocolViolation) -> UInt32 {
+        guard remaining >= 4 else { throw ProtocolViolation("message ends at byte \(position), in the middle of a field") }
+        defer { position += 4 }
+        return (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[position + $1]) << (8 * $1) }
+    }
+
+    mutating func u64() throws(ProtocolViolation) -> UInt64 {
+        guard remaining >= 8 else { throw ProtocolViolation("message ends at byte \(position), in the middle of a field") }
+        defer { position += 8 }
+        return (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[position + $1]) << (8 * $1) }
+    }
+
+    mutating func data() throws(ProtocolViolation) -> [UInt8] {
+        let start = position
+        let length = Int(try u32())
+        guard length <= remaining else {
+            throw ProtocolViolation("a field at byte \(start) claims \(length) bytes; \(remaining) remain")
+        }
+        defer { position += length }
+        return Array(bytes[position..<position + length])
+    }
+
+    mutating func string() throws(ProtocolViolation) -> String {
+        let start = position
+        let data = try data()
+        guard let string = String(validating: data, as: UTF8.self) else { throw ProtocolViolation("the string at byte \(start) is not UTF-8") }
+        return string
+    }
+
+    mutating func optional() throws(ProtocolViolation) -> String? {
+        switch try u8() {
+        case 0: return nil
+        case 1: return try string()
+        case let flag: throw ProtocolViolation("optional flag \(flag) at byte \(position - 1)")
+        }
+    }
+
+    mutating func form() throws(ProtocolViolation) -> RepresentationForm {
+        let code = try u8()
+        guard let form = RepresentationForm(rawValue: code) else { throw ProtocolViolation("unknown representation form \(code) at byte \(position - 1)") }
+        return form
+    }
+
+    mutating func error() throws(ProtocolViolation) -> RemoteError {
+        RemoteError(domain: try string(), code: Int64(bitPattern: try u64()), message: try string())
+    }
+
+    /// A count of elements that each take at least `minimumSize` bytes, refused if the rest could not hold them.
+    mutating func count(minimumSize: Int) throws(ProtocolViolation) -> Int {
+        let start = position
+        let count = Int(try u32())
+        guard count <= remaining / minimumSize else {
+            throw ProtocolViolation("a count at byte \(start) claims \(count) elements; \(remaining) bytes remain")
+        }
+        return count
+    }
+
+    mutating func result() throws(ProtocolViolation) -> LoadResult {
+        switch try u8() {
+        case 1: return .bytes(try data())
+        case 2: descriptors += 1; return .memory(length: try u64())
+        case 3: descriptors += 1; return .file(name: try string())
+        case 4: return .url(try string())
+        case 5: return .text(try string())
+        case 6: return .propertyList(try data())
+        case 7: return .failed(try error())
+        case let code: throw ProtocolViolation("unknown load result \(code) at byte \(position - 1)")
+        }
+    }
+
+    mutating func items() throws(ProtocolViolation) -> [WireItem] {
+        var items: [WireItem] = []
+        for _ in 0..<(try count(minimumSize: 6)) {
+            let title = try optional()
+            let contentText = try optional()
+            var attachments: [WireAttachment] = []
+            for _ in 0..<(try count(minimumSize: 5)) {
+                let suggestedName = try optional()
+                var representations: [WireRepresentation] = []
+                for _ in 0..<(try count(minimumSize: 6)) {
+                    let type = try string()
+                    let form = try form()
+                    let payload: LoadResult?
+                    switch try u8() {
+                    case 0: payload = nil
+                    case 1: payload = try result()
+                    case let flag: throw ProtocolViolation("payload flag \(flag) at byte \(position - 1)")
+                    }
+                    representations.append(WireRepresentation(type: type, form: form, payload: payload))
+                }
+                attachments.append(WireAttachment(suggestedName: suggestedName, representations: representations))
+            }
+            items.append(WireItem(title: title, contentText: contentText, attachments: attachments))
+        }
+        return items
+    }
+}

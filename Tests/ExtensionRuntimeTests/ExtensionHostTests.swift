@@ -1,0 +1,90 @@
+import ExtensionRuntime
+import Foundation
+import OpenItemProvider
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("Extensions as their own processes: one outcome per request")
+struct ExtensionHostTests {
+    /// The text a returned item's first attachment loads as.
+    private func text(of items: [NSExtensionItem]) async throws -> String? {
+        guard let provider = items.first?.attachments?.first else { return nil }
+        let item = try await provider.loadItem(forTypeIdentifier: "public.plain-text", options: nil)
+        return item as Any as? String
+    }
+
+    @Test("an action extension loads the text from the host and returns it uppercased; its item loads here")
+    func uppercase() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try ExtensionBundle(url: ExampleBundles.make("Uppercase", in: directory))
+        let run = try await ExtensionHost().run(bundle, items: try ExampleBundles.share("notes"))
+        guard case .completed(let items) = run.outcome else {
+            Issue.record("expected completion, got \(run.outcome); log: \(run.log)")
+            return
+        }
+        #expect(try await text(of: items) == "SHOPPING: MILK, BREAD")
+        // The extension asked for public.plain-text; its provider found the representation Notes registered.
+        #expect(run.loads == [ExtensionLoad(typeIdentifier: "public.utf8-plain-text", form: "item", size: 21)])
+        #expect(run.exitStatus == .exited(0))
+        #expect(run.peakFootprint > 0)
+    }
+
+    @Test("an extension that never ends the request is warned, then killed: interrupted by the request's timeout")
+    func neverCompletes() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try ExtensionBundle(url: ExampleBundles.make("NeverCompletes", in: directory))
+        let limits = ExtensionLimits(memory: 120 << 20, request: .milliseconds(500), grace: .milliseconds(300))
+        let run = try await ExtensionHost(limits: limits).run(bundle, items: try ExampleBundles.share("safari"))
+        guard case .interrupted(let reason) = run.outcome else { Issue.record("expected an interruption, got \(run.outcome)"); return }
+        #expect(reason == .timeout(.request))
+        #expect(run.log.contains("the host's request time budget ran out"))
+        #expect(run.exitStatus == .signalled(SIGKILL))
+    }
+
+    @Test("an extension that crashes while its load is in flight: interrupted as crashed, with the signal")
+    func crashesMidLoad() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try ExtensionBundle(url: ExampleBundles.make("CrashesMidLoad", in: directory))
+        let run = try await ExtensionHost().run(bundle, items: try ExampleBundles.share("photos"))
+        guard case .interrupted(let reason) = run.outcome else { Issue.record("expected an interruption, got \(run.outcome)"); return }
+        #expect(reason == .crashed(.signalled(SIGABRT)))
+    }
+
+    @Test("a runaway allocation (500 MB/s) is killed at the memory limit, within 16 MB over it")
+    func memoryLimit() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try ExtensionBundle(url: ExampleBundles.make("MemoryHog", in: directory))
+        let limit = 64 << 20
+        let run = try await ExtensionHost(limits: ExtensionLimits(memory: limit)).run(bundle, items: try ExampleBundles.share("safari"))
+        guard case .interrupted(.memoryLimit(let reported, let peak)) = run.outcome else {
+            Issue.record("expected the memory limit, got \(run.outcome)")
+            return
+        }
+        #expect(reported == limit)
+        #expect(peak > limit)
+        #expect(peak <= limit + (16 << 20))
+        #expect(run.exitStatus == .signalled(SIGKILL))
+    }
+
+    @Test("a program whose Info.plist names another principal class refuses to run, and says why")
+    func wrongPrincipal() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = try ExampleBundles.make("Uppercase", in: directory) { plist in
+            var nsExtension = plist["NSExtension"] as! [String: Any]
+            nsExtension["NSExtensionPrincipalClass"] = "Uppercase.SomethingElse"
+            plist["NSExtension"] = nsExtension
+        }
+        let run = try await ExtensionHost().run(try ExtensionBundle(url: url), items: try ExampleBundles.share("notes"))
+        guard case .interrupted(let reason) = run.outcome else { Issue.record("expected an interruption, got \(run.outcome)"); return }
+        #expect(reason == .crashed(.exited(78)))
+        #expect(run.log.contains("names NSExtensionPrincipalClass \"Uppercase.SomethingElse\", but the program runs Uppercase.UppercaseAction"))
+    }
+}
