@@ -184,7 +184,11 @@ let package = Package(
 package.products.append(.library(name: "ExtensionRuntime", targets: ["ExtensionRuntime"]))
 package.targets += [
     .target(name: "ExtensionRuntime", dependencies: ["OpenItemProvider", "ExtensionManifest", "SharingSystem"], swiftSettings: strictSettings),
-    .testTarget(name: "ExtensionRuntimeTests", dependencies: ["ExtensionRuntime", "SharingSystem", "HostProfiles"], swiftSettings: strictSettings),
+    .testTarget(
+        name: "ExtensionRuntimeTests",
+        dependencies: ["ExtensionRuntime", "SharingSystem", "HostProfiles", .product(name: "PropertyBased", package: "swift-property-based")],
+        swiftSettings: strictSettings
+    ),
 ]
 /// The example extensions (Examples/Extensions): each an executable that `make extensions` puts in a bundle
 /// of the same name beside its Info.plist.

@@ -63,3 +63,40 @@ write(plists, "entities.xml", "<plist><string>&lt;&#x1F600;&#233;&amp;&unknown;<
 write(plists, "cycle.bplist", binary([b"\xa1\x00"]))                                  # an array holding itself
 write(plists, "huge-count.bplist", binary([b"\xaf\x13" + b"\xff" * 8]))              # 2^64 - 1 elements claimed
 write(plists, "shared.bplist", binary([b"\xa2" + bytes([i + 1, i + 1]) for i in range(30)] + [b"\x08"]))  # 2^30 paths
+
+# The extension runtime's messages (Sources/ExtensionRuntime/RuntimeMessage.swift), version 1, each behind the
+# byte that tells the fuzzer how many descriptors came with it.
+messages = os.path.join(fuzz, "seeds", "runtime-message")
+os.makedirs(messages, exist_ok=True)
+
+def u32(value): return struct.pack("<I", value)
+def u64(value): return struct.pack("<Q", value)
+def text(value): return u32(len(value.encode())) + value.encode()
+def optional(value): return b"\x00" if value is None else b"\x01" + text(value)
+def message(kind, body, descriptors=0): return bytes([descriptors]) + b"OS\x01" + bytes([kind]) + body
+def items(entries):
+    body = u32(len(entries))
+    for title, content, attachments in entries:
+        body += optional(title) + optional(content) + u32(len(attachments))
+        for name, representations in attachments:
+            body += optional(name) + u32(len(representations))
+            for type, form, payload in representations:
+                body += text(type) + bytes([form]) + (b"\x00" if payload is None else b"\x01" + payload)
+    return body
+
+for name, data in {
+    "ready": message(1, u32(4242), 1),
+    "load": message(2, u32(1) + u32(0) + text("public.jpeg") + b"\x01"),
+    "cancel-load": message(3, u32(7)),
+    "open-url": message(4, u32(2) + text("https://example.org/")),
+    "complete-text": message(5, items([("Title", None, [(None, [("public.plain-text", 3, b"\x05" + text("HELLO"))])])])),
+    "complete-memory": message(5, items([(None, None, [("photo", [("public.jpeg", 1, b"\x02" + u64(1 << 20))])])]), 1),
+    "cancel": message(6, text("NSCocoaErrorDomain") + u64(3072) + text("The user cancelled.")),
+    "request": message(32, items([("Newsroom - Apple", "Shopping", [("sunset", [("public.jpeg", 2, None), ("public.url", 3, None)])])])),
+    "loaded-file": message(33, u32(1) + b"\x03" + text("report.pdf"), 1),
+    "loaded-plist": message(33, u32(1) + b"\x06" + u32(8) + b"bplist00"),
+    "loaded-failed": message(33, u32(1) + b"\x07" + text("NSItemProviderErrorDomain") + u64((1 << 64) - 1000) + text("gone")),
+    "opened-url": message(34, u32(2) + b"\x01"),
+    "time-warning": message(35, text("request")),
+}.items():
+    write(messages, name, data)

@@ -1,13 +1,13 @@
 #!/bin/sh
 # Builds the fuzz targets with libFuzzer and AddressSanitizer and runs each for SECONDS (default 180).
-#   Fuzz/run.sh [SECONDS] [property-list|predicate|image-header …]
+#   Fuzz/run.sh [SECONDS] [property-list|predicate|image-header|runtime-message …]
 # Seeds come from Fuzz/seeds (committed; Fuzz/make-seeds.py writes them); what the fuzzer learns goes to
 # .build-fuzz/corpus, crashes and hangs to .build-fuzz/artifacts. Exit status 1 when a target failed.
 set -eu
 cd "$(dirname "$0")/.."
 seconds=${1:-180}
 [ $# -gt 0 ] && shift
-targets=${*:-property-list predicate image-header}
+targets=${*:-property-list predicate image-header runtime-message}
 build=.build-fuzz
 mkdir -p "$build/artifacts"
 
@@ -23,11 +23,18 @@ build_target() {  # name, sources…
     [ -x "$build/$name" ] || { echo "building $name failed"; exit 2; }
 }
 
-build_target property-list-fuzzer Sources/PropertyLists/*.swift Fuzz/PropertyListFuzzer.swift
-build_target predicate-fuzzer Sources/ExtensionManifest/Predicate/*.swift Fuzz/PredicateFuzzer.swift
-build_target image-header-fuzzer Sources/Thumbnails/ByteSource.swift Sources/Thumbnails/Exif.swift Sources/Thumbnails/ImageHeader.swift \
-    Sources/Thumbnails/HEIFFile.swift Sources/Thumbnails/ImageOrientation.swift Sources/Thumbnails/ThumbnailError.swift \
-    Fuzz/ImageHeaderFuzzer.swift
+build() {  # target
+    case $1 in
+    property-list) build_target property-list-fuzzer Sources/PropertyLists/*.swift Fuzz/PropertyListFuzzer.swift ;;
+    predicate) build_target predicate-fuzzer Sources/ExtensionManifest/Predicate/*.swift Fuzz/PredicateFuzzer.swift ;;
+    image-header) build_target image-header-fuzzer Sources/Thumbnails/ByteSource.swift Sources/Thumbnails/Exif.swift \
+        Sources/Thumbnails/ImageHeader.swift Sources/Thumbnails/HEIFFile.swift Sources/Thumbnails/ImageOrientation.swift \
+        Sources/Thumbnails/ThumbnailError.swift Fuzz/ImageHeaderFuzzer.swift ;;
+    runtime-message) build_target runtime-message-fuzzer Sources/ExtensionRuntime/RuntimeMessage.swift Fuzz/RuntimeMessageFuzzer.swift ;;
+    *) echo "no fuzz target $1"; exit 2 ;;
+    esac
+}
+for target in $targets; do build "$target"; done
 
 # Swift's crash backtracer reads the stack in ways AddressSanitizer reports as errors of its own.
 export SWIFT_BACKTRACE=enable=no

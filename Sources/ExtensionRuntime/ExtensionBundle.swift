@@ -89,5 +89,10 @@ public struct ExtensionBundleError: Error, Sendable, Equatable, CustomStringConv
     /// What is wrong with it.
     public var problem: String
 
+    public init(bundle: String, problem: String) {
+        self.bundle = bundle
+        self.problem = problem
+    }
+
     public var description: String { "\(bundle): \(problem)" }
 }

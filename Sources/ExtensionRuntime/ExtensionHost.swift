@@ -85,7 +85,7 @@ private final class Session: @unchecked Sendable {
             WireItem(title: item.attributedTitle?.string, contentText: item.attributedContentText?.string,
                      attachments: (item.attachments ?? []).map { provider in
                          WireAttachment(suggestedName: provider.suggestedName,
-                                        representations: provider.registeredForms.map { WireRepresentation(type: $0.typeIdentifier, form: $0.form) })
+                                        representations: provider.registeredForms.map { WireRepresentation(type: $0.typeIdentifier, form: RepresentationForm($0.form)) })
                      })
         }
         request = RuntimeMessage.request(items: wire).encoded().bytes
@@ -344,11 +344,12 @@ private extension RuntimeMessage {
 }
 
 extension RepresentationForm {
-    var name: String {
-        switch self {
-        case .data: "data"
-        case .file: "file"
-        case .item: "item"
+    /// The form of a representation as the provider registered it.
+    init(_ form: NSItemProvider.RepresentationForm) {
+        switch form {
+        case .data: self = .data
+        case .file: self = .file
+        case .item: self = .item
         }
     }
 }

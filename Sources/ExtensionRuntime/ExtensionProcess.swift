@@ -280,7 +280,8 @@ final class HostConnection: @unchecked Sendable {
                 var attachments: [WireAttachment] = []
                 for provider in item.attachments ?? [] {
                     var representations: [WireRepresentation] = []
-                    for (type, form) in provider.registeredForms {
+                    for (type, registered) in provider.registeredForms {
+                        let form = RepresentationForm(registered)
                         let (payload, carried) = Self.payload(of: provider, type: type, form: form)
                         representations.append(WireRepresentation(type: type, form: form, payload: payload))
                         files += carried

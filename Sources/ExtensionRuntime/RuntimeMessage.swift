@@ -1,5 +1,3 @@
-package import OpenItemProvider
-
 /// The messages between a host and an extension process, version 1: one message per `SOCK_SEQPACKET` packet,
 /// little-endian, starting with the magic bytes `OS`, the version and the kind. Bulk bytes never travel in a
 /// message: a message names them (`LoadResult.memory`, `.file`) and the packet carries their descriptors, in
@@ -42,8 +40,19 @@ package enum RuntimeMessage: Equatable, Sendable {
     package static let inlineLimit = 16 << 10
 }
 
-/// How a representation was registered in the host, which the extension's provider mirrors.
-package typealias RepresentationForm = NSItemProvider.RepresentationForm
+/// How a representation was registered in the host (as data, as a file, or as an item), which the
+/// extension's provider mirrors.
+package enum RepresentationForm: UInt8, Sendable, Equatable {
+    case data = 1, file, item
+
+    var name: String {
+        switch self {
+        case .data: "data"
+        case .file: "file"
+        case .item: "item"
+        }
+    }
+}
 
 /// The answer to a load, or a returned item's payload.
 package enum LoadResult: Equatable, Sendable {

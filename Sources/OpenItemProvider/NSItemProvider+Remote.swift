@@ -5,8 +5,8 @@ public import Foundation
 extension NSItemProvider {
     /// How a representation was registered: as data, as a file, or as an item (an object or a legacy item,
     /// handed over as the object itself).
-    package enum RepresentationForm: UInt8, Sendable, Equatable {
-        case data = 1, file, item
+    package enum RepresentationForm: Sendable, Equatable {
+        case data, file, item
     }
 
     /// The visible representations, in fidelity order, each with how it was registered.
