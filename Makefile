@@ -1,5 +1,5 @@
 # OpenSharing — the two commands of the README's Quick start, and the benchmarks.
-#   make demo    run `sharing` on the bundled examples
+#   make demo    run `sharing` on the bundled examples (and the example extensions, as processes)
 #   make test    build and run every test
 #   make bench   run the benchmarks side by side with their peers (Benchmarks/RESULTS.md)
 # Each first installs the Debian packages it needs that are missing.
@@ -13,14 +13,20 @@ PYTHON_PACKAGES := blake3
 # More for the benchmarks' peers.
 BENCH_PACKAGES := $(PACKAGES) gcc libglib2.0-dev shared-mime-info libvips-tools python3-pil libheif-examples
 
-.PHONY: deps demo test bench
+# The example extensions (Examples/Extensions), each a bundle NAME.appex in .build/extensions.
+EXTENSIONS := Uppercase ImageSaver FileSaver NeverCompletes CrashesMidLoad MemoryHog
+
+.PHONY: deps demo test bench extensions
 
 deps:
 	@Tools/install-system-packages.sh $(PACKAGES)
 	@python3 -c "import blake3" 2>/dev/null || python3 -m pip install --quiet --root-user-action=ignore $(PYTHON_PACKAGES)
 
-demo: deps
-	@$(SWIFT) build --product sharing
+extensions: deps
+	@$(SWIFT) build
+	@SWIFT=$(SWIFT) Tools/make-extensions.sh .build/extensions $(EXTENSIONS)
+
+demo: extensions
 	@Examples/demo.sh
 
 # Tests of concurrent code run a second time under the thread sanitizer (its own build folder).

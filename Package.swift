@@ -190,12 +190,18 @@ package.targets += [
         swiftSettings: strictSettings
     ),
 ]
+if let sharing = package.targets.firstIndex(where: { $0.name == "sharing" }) {
+    package.targets[sharing].dependencies.append("ExtensionRuntime")
+}
 /// The example extensions (Examples/Extensions): each an executable that `make extensions` puts in a bundle
 /// of the same name beside its Info.plist.
-let exampleExtensions = ["Uppercase", "NeverCompletes", "CrashesMidLoad", "MemoryHog"]
-package.targets += exampleExtensions.map { name in
-    .executableTarget(name: name, dependencies: ["ExtensionRuntime", "OpenItemProvider"], path: "Examples/Extensions/\(name)",
-                      exclude: ["Info.plist"], swiftSettings: strictSettings)
+let exampleExtensions: [(name: String, dependencies: [Target.Dependency])] = [
+    ("Uppercase", []), ("ImageSaver", ["ShareIntake", "ShareInbox", "SharingShim"]), ("FileSaver", ["ShareIntake", "ShareInbox", "SharingShim"]),
+    ("NeverCompletes", []), ("CrashesMidLoad", []), ("MemoryHog", []),
+]
+package.targets += exampleExtensions.map { example in
+    .executableTarget(name: example.name, dependencies: ["ExtensionRuntime", "OpenItemProvider"] + example.dependencies,
+                      path: "Examples/Extensions/\(example.name)", exclude: ["Info.plist"], swiftSettings: strictSettings)
 }
 #endif
 

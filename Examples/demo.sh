@@ -1,6 +1,7 @@
 #!/bin/sh
 # `make demo`: OpenSharing on the bundled examples — a Photos share and a Safari share received into
-# ./demo-inbox, the extension manifests that decide who is offered them, and the types underneath.
+# ./demo-inbox, the extension manifests that decide who is offered them, the types underneath, and the
+# example extensions (`make extensions`) run as their own processes on shares.
 set -eu
 cd "$(dirname "$0")/.."
 sharing=".build/debug/sharing"
@@ -10,7 +11,7 @@ show() {
     "$sharing" "$@"
 }
 
-rm -rf demo-inbox
+rm -rf demo-inbox demo-app-group
 show receive --host photos --file Examples/files/sunset.jpg --file Examples/files/diagram.png --file Examples/files/clip.mp4 --previews 120 --inbox demo-inbox
 show receive --host safari --url https://www.apple.com/ --title "Apple" --inbox demo-inbox
 show receive --share Examples/shares/duplicates.json --inbox demo-inbox
@@ -24,3 +25,13 @@ show match Examples/manifests/PhotoSaver.plist Examples/manifests/LinkSaver.plis
 show lint Examples/manifests/Careless.plist || echo "(exit status $?: Careless.plist has errors)"
 
 show types --file Examples/files/sunset.jpg --file Examples/files/script.lua public.heic
+
+show extensions .build/extensions --host photos --file Examples/files/sunset.jpg
+mkdir demo-app-group
+show run .build/extensions/ImageSaver.appex --host photos --file Examples/files/sunset.jpg --file Examples/files/diagram.png --app-group demo-app-group
+show inbox list demo-app-group/group.org.opensharing.examples/Inbox
+show run .build/extensions/Uppercase.appex --host notes --text "Shopping: milk, bread"
+show run .build/extensions/NeverCompletes.appex --host safari --url https://www.apple.com/ --timeout 1 ||
+    echo "(exit status $?: the extension never ended the request)"
+show run .build/extensions/MemoryHog.appex --host notes --text "anything" --memory-limit 64MB ||
+    echo "(exit status $?: killed at its memory limit)"

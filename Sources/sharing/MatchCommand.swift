@@ -27,23 +27,9 @@ struct MatchCommand: AsyncParsableCommand {
         if !source.isGiven { throw ValidationError("Give the share: --share FIXTURE, or --host NAME with --file, --url, --text.") }
     }
 
-    struct Answer: Encodable {
-        var manifest: String
-        var name: String
-        var appears: Bool
-        var reasons: [String]
-        var predicate: String?
-    }
-
     func run() async throws {
-        let input: ActivationInput
-        do {
-            let (fixture, base) = try source.fixture()
-            input = ActivationInput(try fixture.makeItems(relativeTo: base))
-        } catch {
-            throw BadInput("\(error)")
-        }
-        var answers: [Answer] = []
+        let input = try source.activationInput()
+        var answers: [ActivationAnswer] = []
         for path in manifests {
             let manifest: ExtensionManifest
             do {
@@ -51,35 +37,51 @@ struct MatchCommand: AsyncParsableCommand {
             } catch {
                 throw BadInput("\(error)")
             }
-            registerDeclarations(of: manifest)
-            let name = manifest.displayName.flatMap { $0.contains("$(") ? nil : $0 } ?? manifest.bundleIdentifier ?? path
-            guard let rule = manifest.activationRule else {
-                answers.append(Answer(manifest: path, name: name, appears: false,
-                                      reasons: ["no NSExtensionActivationRule: the extension is never offered"], predicate: nil))
-                continue
-            }
-            do {
-                let result = try rule.evaluate(input)
-                answers.append(Answer(manifest: path, name: name, appears: result.matches, reasons: result.reasons,
-                                      predicate: explain ? result.predicate : nil))
-            } catch {
-                throw BadInput("\(path): NSExtensionActivationRule does not parse: \(error)")
-            }
+            answers.append(try ActivationAnswer(manifest: manifest, source: path, input: input, explain: explain))
         }
-        if json {
-            try Output.json(answers)
-        } else {
-            for answer in answers {
-                Output.line("\(answer.name): \(answer.appears ? "would appear" : "would not appear")")
-                if let predicate = answer.predicate { Output.line("  rule: \(predicate)") }
-                for reason in answer.reasons { Output.line("  " + reason) }
-            }
-        }
+        try ActivationAnswer.print(answers, json: json)
         if answers.contains(where: { !$0.appears }) { throw ExitCode.failure }
     }
+}
 
-    /// The types the extension's own Info.plist declares take part in its rule, as on a device.
-    private func registerDeclarations(of manifest: ExtensionManifest) {
+/// Whether an extension would be offered for a share, and why not: what `match` and `extensions` print.
+struct ActivationAnswer: Encodable {
+    var manifest: String
+    var name: String
+    var appears: Bool
+    var reasons: [String]
+    var predicate: String?
+
+    /// Evaluates `manifest`'s activation rule (the types its Info.plist declares taking part, as on a device).
+    init(manifest: ExtensionManifest, source: String, input: ActivationInput, explain: Bool) throws {
+        Self.registerDeclarations(of: manifest)
+        self.manifest = source
+        name = manifest.displayName.flatMap { $0.contains("$(") ? nil : $0 } ?? manifest.bundleIdentifier ?? source
+        guard let rule = manifest.activationRule else {
+            appears = false
+            reasons = ["no NSExtensionActivationRule: the extension is never offered"]
+            return
+        }
+        do {
+            let result = try rule.evaluate(input)
+            appears = result.matches
+            reasons = result.reasons
+            predicate = explain ? result.predicate : nil
+        } catch {
+            throw BadInput("\(source): NSExtensionActivationRule does not parse: \(error)")
+        }
+    }
+
+    static func print(_ answers: [ActivationAnswer], json: Bool) throws {
+        if json { return try Output.json(answers) }
+        for answer in answers {
+            Output.line("\(answer.name): \(answer.appears ? "would appear" : "would not appear")")
+            if let predicate = answer.predicate { Output.line("  rule: \(predicate)") }
+            for reason in answer.reasons { Output.line("  " + reason) }
+        }
+    }
+
+    private static func registerDeclarations(of manifest: ExtensionManifest) {
         #if canImport(OpenUniformTypeIdentifiers)
         guard let path = manifest.path, let data = FileManager.default.contents(atPath: path),
               let declarations = try? UTTypeDeclaration.declarations(inInfoPlist: data) else { return }

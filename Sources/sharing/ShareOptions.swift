@@ -1,4 +1,5 @@
 import ArgumentParser
+import ExtensionManifest
 import Foundation
 import HostProfiles
 import SharingShim
@@ -37,6 +38,21 @@ struct ShareOptions: ParsableArguments {
     }
 
     var isGiven: Bool { fixturePath != nil || hostName != nil }
+
+    /// The share's items, as the host makes them.
+    func items() throws(BadInput) -> [NSExtensionItem] {
+        do {
+            let (fixture, base) = try fixture()
+            return try fixture.makeItems(relativeTo: base)
+        } catch {
+            throw BadInput("\(error)")
+        }
+    }
+
+    /// What activation rules are evaluated against for the share.
+    func activationInput() throws(BadInput) -> ActivationInput {
+        ActivationInput(try items())
+    }
 
     /// The fixture, and the directory its relative paths start from.
     func fixture() throws -> (ShareFixture, URL) {

@@ -14,8 +14,17 @@ struct Sharing: AsyncParsableCommand {
         commandName: "sharing",
         abstract: "Uniform Type Identifiers, item providers, extension manifests and share intake, portably.",
         version: version,
-        subcommands: [TypesCommand.self, ShareCommand.self, LintCommand.self, MatchCommand.self, ReceiveCommand.self, InboxCommand.self, ThumbnailCommand.self]
+        subcommands: subcommands
     )
+
+    static var subcommands: [any ParsableCommand.Type] {
+        var commands: [any ParsableCommand.Type] = [TypesCommand.self, ShareCommand.self, LintCommand.self, MatchCommand.self,
+                                                    ReceiveCommand.self, InboxCommand.self, ThumbnailCommand.self]
+        #if canImport(ExtensionRuntime)
+        commands += [ExtensionsCommand.self, RunCommand.self]
+        #endif
+        return commands
+    }
 
     static func main() async {
         do {
