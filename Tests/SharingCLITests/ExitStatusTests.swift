@@ -4,7 +4,8 @@ import Testing
 @Suite("One exit-status rule")
 struct ExitStatusTests {
     /// Bad input to every subcommand, and what the message must name. `DIR` is a scratch directory holding
-    /// `x.jpg` (JPEG bytes), `inbox/` (an inbox) and `manifest.plist` (a valid extension manifest).
+    /// `x.jpg` (JPEG bytes), `inbox/` (an inbox), `manifest.plist` (a valid extension manifest) and `broken.appex/`
+    /// (a bundle without an Info.plist).
     static let badInputs: [([String], String)] = [
         (["frobnicate"], "Unexpected argument 'frobnicate'"),
         (["types"], "Give at least one type, extension, MIME type or --file."),
@@ -37,6 +38,15 @@ struct ExitStatusTests {
         (["thumbnail", "DIR/x.jpg", "--memory-budget", "0", "-o", "DIR/t.jpg"], "--memory-budget must be at least 1 MB."),
         (["thumbnail", "DIR/missing.jpg", "-o", "DIR/t.jpg"], "DIR/missing.jpg: cannot read the image: opening DIR/missing.jpg failed: No such file or directory"),
         (["thumbnail", "DIR", "-o", "DIR/t.jpg"], "DIR: cannot read the image: reading DIR failed: not a regular file"),
+        (["extensions", "DIR"], "Give the share: --share FIXTURE, or --host NAME with --file, --url, --text."),
+        (["extensions", "DIR/missing", "--host", "notes", "--text", "x"], "DIR/missing: cannot list the directory"),
+        (["extensions", "DIR", "--host", "notes", "--text", "x"], "DIR/broken.appex: no Info.plist"),
+        (["run", "DIR/missing.appex", "--host", "notes", "--text", "x"], "DIR/missing.appex: no such bundle"),
+        (["run", "DIR/broken.appex", "--host", "notes", "--text", "x"], "DIR/broken.appex: no Info.plist"),
+        (["run", "DIR/manifest.plist", "--host", "notes", "--text", "x"], "DIR/manifest.plist: not a directory"),
+        (["run", "DIR/broken.appex", "--host", "notes", "--text", "x", "--timeout", "0"], "--timeout must be more than 0 seconds."),
+        (["run", "DIR/broken.appex", "--host", "notes", "--text", "x", "--memory-limit", "10KB"], "--memory-limit must be at least 1MB."),
+        (["run", "DIR/broken.appex"], "Give the share: --share FIXTURE, or --host NAME with --file, --url, --text."),
     ]
 
     @Test("bad input to any subcommand: exit status 2 and a message naming what was wrong", arguments: badInputs)
@@ -47,6 +57,7 @@ struct ExitStatusTests {
             try FileManager.default.copyItem(at: repositoryRoot.appending(path: "Examples/manifests/LinkSaver.plist"),
                                              to: directory.appending(path: "manifest.plist"))
             _ = try await Sharing.run(["receive", "--inbox", path + "/inbox", path + "/x.jpg"])
+            try FileManager.default.createDirectory(at: directory.appending(path: "broken.appex"), withIntermediateDirectories: true)
             let result = try await Sharing.run(arguments.map { $0.replacingOccurrences(of: "DIR", with: path) })
             #expect(result.status == 2, "\(arguments): \(result.standardError)")
             #expect(result.standardError.contains(message.replacingOccurrences(of: "DIR", with: path)), "\(arguments): \(result.standardError)")

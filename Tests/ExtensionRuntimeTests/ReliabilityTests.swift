@@ -1,0 +1,218 @@
+import ExtensionRuntime
+import Foundation
+import OpenItemProvider
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a process has open and running, read from /proc, to show that runs leave nothing behind.
+enum ProcessCensus {
+    /// The processes whose parent is `process` (every thread's children).
+    static func children(of process: Int32) -> [Int32] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process)/task")) ?? []
+        return tasks.flatMap { task in
+            ((try? String(contentsOfFile: "/proc/\(process)/task/\(task)/children", encoding: .utf8)) ?? "")
+                .split(separator: " ").compactMap { Int32($0) }
+        }
+    }
+
+    /// Whether a process exists and is not a zombie.
+    static func isAlive(_ process: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(close, offsetBy: 2)] != "Z"
+    }
+
+    /// The number of descriptors this process has open, less libdispatch's own timer and event descriptors,
+    /// which it opens lazily as queues of new qualities of service first use timers.
+    static var openDescriptors: Int {
+        descriptorTargets.filter { !["[timerfd]", "[eventfd]", "[eventpoll]"].contains(where: $0.hasSuffix) }.count
+    }
+
+    /// What each open descriptor is.
+    static var descriptorTargets: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).sorted().map {
+            "\($0) → \((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) ?? "?")"
+        }
+    }
+
+    /// The runtime's containers left in the temporary directory for bundles named `name`.
+    static func containers(of name: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? [])
+            .filter { $0.hasPrefix("opensharing-\(name)-") }
+    }
+
+    /// This process's own children running `executable`, waiting up to `timeout` for one to appear.
+    static func child(running executable: URL, timeout: Duration) async -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            for child in children(of: getpid()) {
+                if (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child)/exe")) == executable.path { return child }
+            }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return nil
+    }
+}
+
+/// A provider of `count` data representations that each take a little while, counting how each load ended:
+/// answered, or cancelled by the runtime, and never both.
+final class CountingProvider: @unchecked Sendable {
+    let lock = NSLock()
+    var started = 0
+    var answered = 0
+    var cancelled = 0
+    var endedTwice = 0
+
+    func items(count: Int, size: Int) -> [NSExtensionItem] {
+        let item = NSExtensionItem()
+        item.attachments = (0..<count).map { index in
+            let provider = NSItemProvider()
+            provider.suggestedName = "part-\(index)"
+            provider.registerDataRepresentation(forTypeIdentifier: "public.data", visibility: .all) { [self] completion in
+                lock.withLock { started += 1 }
+                let ended = NSLock()
+                nonisolated(unsafe) var done = false
+                let end: (Bool) -> Bool = { [self] wasCancelled in
+                    let first = ended.withLock { () -> Bool in defer { done = true }; return !done }
+                    lock.withLock {
+                        if !first { endedTwice += 1 } else if wasCancelled { cancelled += 1 } else { answered += 1 }
+                    }
+                    return first
+                }
+                let progress = Progress(totalUnitCount: 1)
+                progress.cancellationHandler = { _ = end(true) }
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int.random(in: 0...4))) {
+                    guard !progress.isCancelled, end(false) else { return }
+                    completion(Data(repeating: UInt8(index & 0xFF), count: size), nil)
+                }
+                return progress
+            }
+            return provider
+        }
+        return [item]
+    }
+}
+
+@Suite("The runtime under failure and load", .serialized)
+struct ReliabilityTests {
+    @Test("the extension SIGKILLed at 50 random moments during loads: one interrupted outcome, every load ends once, nothing left")
+    func killedDuringLoads() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let appGroups = directory.appendingPathComponent("groups")
+        let url = try ExampleBundles.make("FileSaver", in: directory)
+        let bundle = try ExtensionBundle(url: url)
+        // One run to the end first: the process's lazily opened descriptors (libdispatch's timers) are open
+        // before the count.
+        _ = try await ExtensionHost(appGroupContainers: appGroups).run(bundle, items: CountingProvider().items(count: 1, size: 1))
+        let descriptors = ProcessCensus.openDescriptors
+        var interrupted = 0
+        for _ in 0..<50 {
+            let provider = CountingProvider()
+            let host = ExtensionHost(appGroupContainers: appGroups)
+            let items = provider.items(count: 10, size: 256 << 10)
+            async let run = host.run(bundle, items: items)
+            guard let process = await ProcessCensus.child(running: bundle.executable, timeout: .seconds(10)) else {
+                Issue.record("the extension never started")
+                _ = try await run
+                continue
+            }
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...60)))
+            kill(process, SIGKILL)
+            let result = try await run
+            // Interrupted, unless the extension finished first (then completed): one outcome either way.
+            switch result.outcome {
+            case .interrupted(let reason):
+                interrupted += 1
+                #expect(reason == .crashed(.signalled(SIGKILL)))
+            case .completed: #expect(result.exitStatus == .exited(0))
+            case .cancelled(let error): Issue.record("cancelled: \(error)")
+            }
+            // Let late provider callbacks land, then check that every load ended exactly once.
+            try await Task.sleep(for: .milliseconds(20))
+            provider.lock.withLock {
+                #expect(provider.endedTwice == 0)
+                #expect(provider.answered + provider.cancelled == provider.started)
+            }
+            #expect(!ProcessCensus.isAlive(process))
+        }
+        // Most kills land mid-request (ten loads take longer than the widest delay).
+        #expect(interrupted >= 25)
+        #expect(ProcessCensus.children(of: getpid()).filter(ProcessCensus.isAlive).isEmpty)
+        #expect(ProcessCensus.containers(of: "FileSaver").isEmpty)
+        #expect(ProcessCensus.openDescriptors <= descriptors, "\(ProcessCensus.descriptorTargets)")
+    }
+
+    @Test("1,000 requests one after another and 50 at once: no descriptor or process left, and memory stays flat")
+    func manyRequests() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try ExtensionBundle(url: ExampleBundles.make("Uppercase", in: directory))
+        let text = try ExampleBundles.text("again and again")
+        // A request with no text: Uppercase cancels it at once, so each of the 1,000 is the runtime's whole life
+        // cycle (launch, handshake, request, outcome, exit) without the extension's own start-up work.
+        func once(_ items: [NSExtensionItem]) async throws {
+            let run = try await ExtensionHost().run(bundle, items: items)
+            switch run.outcome {
+            case .completed where !items.isEmpty: break
+            case .cancelled(let error) where items.isEmpty: #expect(error.localizedDescription == "No text to uppercase.")
+            default: Issue.record("\(run.outcome): \(run.log)")
+            }
+        }
+        // Warm up, then measure.
+        for _ in 0..<20 { try await once([]) }
+        try await once(text)
+        let descriptors = ProcessCensus.openDescriptors
+        let footprint = residentMemory()
+        for _ in 0..<1_000 { try await once([]) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<50 { group.addTask { try await once(text) } }
+            try await group.waitForAll()
+        }
+        #expect(ProcessCensus.openDescriptors <= descriptors)
+        #expect(ProcessCensus.children(of: getpid()).filter(ProcessCensus.isAlive).isEmpty)
+        #expect(ProcessCensus.containers(of: "Uppercase").isEmpty)
+        // Flat: what 1,050 requests add to this process is allocator noise, not a per-request leak.
+        #expect(residentMemory() - footprint < 16 << 20, "grew from \(footprint >> 20) MB to \(residentMemory() >> 20) MB")
+    }
+
+    @Test("the host SIGKILLed: its extension is gone within a second")
+    func hostDeath() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = try ExampleBundles.make("NeverCompletes", in: directory)
+        // The host is `sharing run`, a process of its own this test can kill.
+        let host = Process()
+        host.executableURL = ExampleBundles.products.appendingPathComponent("sharing")
+        host.arguments = ["run", url.path, "--host", "notes", "--text", "hello"]
+        host.standardOutput = FileHandle.nullDevice
+        try host.run()
+        defer { if host.isRunning { kill(host.processIdentifier, SIGKILL) }; host.waitUntilExit() }
+        let executable = url.appendingPathComponent("NeverCompletes")
+        var extensionProcess: Int32?
+        let deadline = ContinuousClock.now + .seconds(20)
+        while extensionProcess == nil && ContinuousClock.now < deadline {
+            extensionProcess = ProcessCensus.children(of: host.processIdentifier).first {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\($0)/exe")) == executable.path
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let orphan = try #require(extensionProcess)
+        kill(host.processIdentifier, SIGKILL)
+        let killed = ContinuousClock.now
+        while ProcessCensus.isAlive(orphan) && ContinuousClock.now - killed < .seconds(1) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(!ProcessCensus.isAlive(orphan), "the extension outlived its host by a second")
+    }
+
+    /// This process's resident memory, in bytes.
+    private func residentMemory() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0) * 1024
+    }
+}
