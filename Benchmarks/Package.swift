@@ -40,5 +40,23 @@ let package = Package(
             path: "Benchmarks/ManifestTiming"
         ),
         .executableTarget(name: "ReceiveNaive", path: "Benchmarks/ReceiveNaive"),
+        // The extension runtime (Linux): the host side, the extension it measures, and the bare peer.
+        .executableTarget(
+            name: "RuntimeTiming",
+            dependencies: [
+                .product(name: "ExtensionRuntime", package: "OpenSharing", condition: .when(platforms: [.linux])),
+                .product(name: "OpenItemProvider", package: "OpenSharing", condition: .when(platforms: [.linux])),
+            ],
+            path: "Benchmarks/RuntimeTiming"
+        ),
+        .executableTarget(
+            name: "RoundTrip",
+            dependencies: [
+                .product(name: "ExtensionRuntime", package: "OpenSharing", condition: .when(platforms: [.linux])),
+                .product(name: "OpenItemProvider", package: "OpenSharing", condition: .when(platforms: [.linux])),
+            ],
+            path: "Benchmarks/RoundTrip"
+        ),
+        .executableTarget(name: "BareFoundation", path: "Benchmarks/BareFoundation"),
     ]
 )

@@ -221,9 +221,11 @@ final class HostConnection: @unchecked Sendable {
                         }
                     }
                 }
-            case .file:
-                provider.registerFileRepresentation(forTypeIdentifier: type, visibility: .all) { [self] completion in
-                    load(attachment: index, type: type, form: RepresentationForm.file) { result, files in
+            case .file, .fileInPlace:
+                let form = representation.form
+                let options: NSItemProviderFileOptions = form == .fileInPlace ? [.openInPlace] : []
+                provider.registerFileRepresentation(forTypeIdentifier: type, fileOptions: options, visibility: .all) { [self] completion in
+                    load(attachment: index, type: type, form: form) { result, files in
                         guard case .file(let name) = result, let file = files.first else {
                             if case .failed(let remote) = result { return completion(nil, false, Payloads.nsError(remote)) }
                             return completion(nil, false, Payloads.error(.unexpectedValueClassError, "the host answered a file load with \(result)"))
@@ -323,7 +325,7 @@ final class HostConnection: @unchecked Sendable {
                 guard let data else { return finish((Payloads.result(for: error, fallback: "no data"), [])) }
                 finish((try? Payloads.result(for: data)) ?? (Payloads.result(for: nil, fallback: "cannot hand over \(data.count) bytes"), []))
             }
-        case .file:
+        case .file, .fileInPlace:
             provider.loadRegisteredFile(forTypeIdentifier: type) { url, error in
                 guard let url, let file = try? OpenFile.reading(url, regularOnly: false) else {
                     return finish((Payloads.result(for: error, fallback: "no file"), []))

@@ -34,9 +34,10 @@ enum ReturnedItems {
 
     private static func register(_ payload: LoadResult, files: [OpenFile], type: String, form: RepresentationForm, in provider: NSItemProvider) {
         switch (form, payload) {
-        case (.file, .file(let name)):
+        case (.file, .file(let name)), (.fileInPlace, .file(let name)):
             guard let file = files.first else { return }
-            provider.registerFileRepresentation(forTypeIdentifier: type, visibility: .all) { completion in
+            let options: NSItemProviderFileOptions = form == .fileInPlace ? [.openInPlace] : []
+            provider.registerFileRepresentation(forTypeIdentifier: type, fileOptions: options, visibility: .all) { completion in
                 HostConnection.withPath(of: file, named: name) { completion($0, false, nil) }
                 return nil
             }

@@ -40,15 +40,15 @@ package enum RuntimeMessage: Equatable, Sendable {
     package static let inlineLimit = 16 << 10
 }
 
-/// How a representation was registered in the host (as data, as a file, or as an item), which the
-/// extension's provider mirrors.
+/// How a representation was registered in the host (as data, as a file to copy or one openable in place,
+/// or as an item), which the extension's provider mirrors.
 package enum RepresentationForm: UInt8, Sendable, Equatable {
-    case data = 1, file, item
+    case data = 1, file, item, fileInPlace
 
     var name: String {
         switch self {
         case .data: "data"
-        case .file: "file"
+        case .file, .fileInPlace: "file"
         case .item: "item"
         }
     }

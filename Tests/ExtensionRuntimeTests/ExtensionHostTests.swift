@@ -88,3 +88,50 @@ struct ExtensionHostTests {
         #expect(run.log.contains("names NSExtensionPrincipalClass \"Uppercase.SomethingElse\", but the program runs Uppercase.UppercaseAction"))
     }
 }
+
+@Suite("Code written for iOS, inside an extension process")
+struct IntakeInsideExtensionTests {
+    /// The items delivered into the app group's inbox: each payload's name and bytes, and its previews.
+    private func delivered(in groups: URL) throws -> [(name: String, bytes: Data, previews: [String])] {
+        let new = groups.appendingPathComponent("group.org.opensharing.examples/Inbox/new")
+        return try FileManager.default.contentsOfDirectory(atPath: new.path).sorted().map { id in
+            let item = new.appendingPathComponent(id)
+            let payload = item.appendingPathComponent("payload")
+            let name = try #require(try FileManager.default.contentsOfDirectory(atPath: payload.path).first)
+            let previews = (try? FileManager.default.contentsOfDirectory(atPath: item.appendingPathComponent("previews").path)) ?? []
+            return (name, try Data(contentsOf: payload.appendingPathComponent(name)), previews.sorted())
+        }
+    }
+
+    @Test("ImageSaver: photos arrive as descriptors, named as the host named them, saved with 300-pixel previews")
+    func imageSaver() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let groups = directory.appendingPathComponent("groups")
+        let bundle = try ExtensionBundle(url: ExampleBundles.make("ImageSaver", in: directory))
+        let run = try await ExtensionHost(appGroupContainers: groups).run(bundle, items: try ExampleBundles.share("photos"))
+        guard case .completed = run.outcome else { Issue.record("\(run.outcome): \(run.log)"); return }
+        let files = ExampleBundles.repository.appendingPathComponent("Examples/files")
+        let saved = try delivered(in: groups)
+        // Photos shares an image, a screenshot and a movie; an image saver takes the two images.
+        #expect(saved.map(\.name).sorted() == ["diagram.png", "sunset.jpeg"])
+        #expect(saved.allSatisfy { $0.previews == ["preview-300.jpg"] })
+        #expect(saved.first { $0.name == "sunset.jpeg" }?.bytes == (try Data(contentsOf: files.appendingPathComponent("sunset.jpg"))))
+        #expect(Set(run.loads.map(\.form)) == ["file"])
+    }
+
+    @Test("FileSaver: data larger than a message arrives in sealed memory files, byte for byte")
+    func fileSaverData() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let groups = directory.appendingPathComponent("groups")
+        let bundle = try ExtensionBundle(url: ExampleBundles.make("FileSaver", in: directory))
+        let run = try await ExtensionHost(appGroupContainers: groups).run(bundle, items: CountingProvider().items(count: 3, size: 300_000))
+        guard case .completed = run.outcome else { Issue.record("\(run.outcome): \(run.log)"); return }
+        let saved = try delivered(in: groups)
+        #expect(saved.count == 3)
+        #expect(Set(saved.map(\.bytes)) == Set((0..<3).map { Data(repeating: UInt8($0), count: 300_000) }))
+        #expect(run.loads.map(\.size) == [300_000, 300_000, 300_000])
+        #expect(Set(run.loads.map(\.form)) == ["data"])
+    }
+}
