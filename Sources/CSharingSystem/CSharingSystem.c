@@ -185,6 +185,8 @@ pid_t csharing_spawn(const struct csharing_spawn_spec *spec) {
         int failure = 0;
         int keep = report[1];
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) { failure = errno ? errno : ESRCH; goto failed; }
+        // Into the cgroup before anything is allocated: "0" names the writing process.
+        if (spec->cgroup_procs >= 0 && write(spec->cgroup_procs, "0", 1) != 1) { failure = errno; goto failed; }
         keep = fcntl(report[1], F_DUPFD_CLOEXEC, 10);
         if (keep < 0) { keep = report[1]; failure = errno; goto failed; }
         int channel = fcntl(spec->channel, F_DUPFD_CLOEXEC, 10);

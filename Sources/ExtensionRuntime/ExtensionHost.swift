@@ -19,10 +19,15 @@ public struct ExtensionHost: Sendable {
     public var appGroupContainers: URL?
     /// What the host does when the extension asks it to open a URL; `nil` refuses every URL.
     public var openURL: (@Sendable (URL) -> Bool)?
+    /// A delegated, writable cgroup v2 directory, if the host was given one: each extension then runs in a
+    /// child cgroup of it whose `memory.max` enforces the memory limit (see `docs/runtime.md`).
+    public var cgroup: URL?
 
-    public init(limits: ExtensionLimits? = nil, appGroupContainers: URL? = nil, openURL: (@Sendable (URL) -> Bool)? = nil) {
+    public init(limits: ExtensionLimits? = nil, appGroupContainers: URL? = nil, cgroup: URL? = nil,
+                openURL: (@Sendable (URL) -> Bool)? = nil) {
         self.limits = limits
         self.appGroupContainers = appGroupContainers
+        self.cgroup = cgroup
         self.openURL = openURL
     }
 
@@ -32,7 +37,8 @@ public struct ExtensionHost: Sendable {
     ///   process); everything that happens once it runs is in the outcome.
     public func run(_ bundle: ExtensionBundle, items: [NSExtensionItem]) async throws(ExtensionRuntimeError) -> ExtensionRun {
         let limits = limits ?? .defaults(forExtensionPoint: bundle.extensionPointIdentifier)
-        let session = try Session(bundle: bundle, items: items, limits: limits, appGroupContainers: appGroupContainers, openURL: openURL)
+        let session = try Session(bundle: bundle, items: items, limits: limits, appGroupContainers: appGroupContainers,
+                                  cgroup: cgroup, openURL: openURL)
         return await BlockingThreads.run { session.supervise() }
     }
 }
@@ -54,6 +60,7 @@ private final class Session: @unchecked Sendable {
     private let connected = Locked<PacketChannel?>(nil)
     private let child: ChildProcess
     private let container: URL
+    private let memoryCgroup: MemoryCgroup?
     private let providers: [NSItemProvider]
     private let request: [UInt8]
     private let openURL: (@Sendable (URL) -> Bool)?
@@ -79,7 +86,7 @@ private final class Session: @unchecked Sendable {
     static let memoryInterval: Duration = .milliseconds(5)
 
     init(bundle: ExtensionBundle, items: [NSExtensionItem], limits: ExtensionLimits, appGroupContainers: URL?,
-         openURL: (@Sendable (URL) -> Bool)?) throws(ExtensionRuntimeError) {
+         cgroup: URL?, openURL: (@Sendable (URL) -> Bool)?) throws(ExtensionRuntimeError) {
         self.bundle = bundle
         self.limits = limits
         self.openURL = openURL
@@ -95,8 +102,19 @@ private final class Session: @unchecked Sendable {
         guard request.count <= RuntimeMessage.maximumPacket else {
             throw ExtensionRuntimeError(bundle: bundle.url.path, problem: "the request's items describe in \(request.count) bytes; a request holds at most \(RuntimeMessage.maximumPacket)")
         }
+        let problem = { (what: String) in ExtensionRuntimeError(bundle: bundle.url.path, problem: what) }
         do {
             container = try FileSystem.createUniqueDirectory(in: FileManager.default.temporaryDirectory, prefix: "opensharing-\(bundle.name)-")
+        } catch {
+            throw problem("cannot make its container: \(error)")
+        }
+        do {
+            memoryCgroup = try cgroup.map { cgroup throws(SystemError) in try MemoryCgroup(in: cgroup, name: bundle.name, limit: limits.memory) }
+        } catch {
+            try? FileSystem.removeTree(container)
+            throw problem("cannot use the cgroup \(cgroup?.path ?? ""): \(error)")
+        }
+        do {
             let temporary = container.appendingPathComponent("tmp")
             try FileSystem.createDirectory(temporary)
             let log = try OpenFile.creating(container.appendingPathComponent("log"))
@@ -107,9 +125,13 @@ private final class Session: @unchecked Sendable {
             started = clock.now
             child = try ChildProcess.start(.init(
                 executable: bundle.executable, environment: environment, directory: container, channel: guest,
-                output: log, dataLimit: max(limits.memory * 2, limits.memory + (256 << 20))), name: "the extension \(bundle.name)")
+                output: log, dataLimit: max(limits.memory * 2, limits.memory + (256 << 20)),
+                cgroupProcesses: memoryCgroup?.processes), name: "the extension \(bundle.name)")
         } catch {
-            throw ExtensionRuntimeError(bundle: bundle.url.path, problem: "cannot start: \(error)")
+            // Nothing is left of a run that did not start.
+            memoryCgroup?.remove()
+            try? FileSystem.removeTree(container)
+            throw problem("cannot start: \(error)")
         }
     }
 
@@ -146,6 +168,13 @@ private final class Session: @unchecked Sendable {
         loads.withLock { pending in
             pending.values.forEach { $0.cancel() }
             pending.removeAll()
+        }
+        // The kernel's kill at the cgroup's memory.max is the memory limit too.
+        if let memoryCgroup {
+            if memoryCgroup.oomKills > 0 && outcome == nil && killedFor == nil {
+                killedFor = .memoryLimit(limit: limits.memory, peak: max(peak, memoryCgroup.peak ?? 0))
+            }
+            memoryCgroup.remove()
         }
         let status: ExitStatus? = termination.map {
             switch $0 {

@@ -1,4 +1,4 @@
-public import ExtensionManifest
+import ExtensionManifest
 public import Foundation
 public import OpenItemProvider
 

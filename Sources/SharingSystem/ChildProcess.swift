@@ -24,9 +24,11 @@ package final class ChildProcess: @unchecked Sendable {
         package var output: OpenFile?
         /// RLIMIT_DATA in bytes, if any.
         package var dataLimit: Int?
+        /// A cgroup's `cgroup.procs`, opened for writing: the child joins the cgroup before the program runs.
+        package var cgroupProcesses: OpenFile?
 
         package init(executable: URL, arguments: [String] = [], environment: [String: String], directory: URL,
-                     channel: PacketChannel, output: OpenFile? = nil, dataLimit: Int? = nil) {
+                     channel: PacketChannel, output: OpenFile? = nil, dataLimit: Int? = nil, cgroupProcesses: OpenFile? = nil) {
             self.executable = executable
             self.arguments = arguments
             self.environment = environment
@@ -34,6 +36,7 @@ package final class ChildProcess: @unchecked Sendable {
             self.channel = channel
             self.output = output
             self.dataLimit = dataLimit
+            self.cgroupProcesses = cgroupProcesses
         }
     }
 
@@ -92,7 +95,8 @@ package final class ChildProcess: @unchecked Sendable {
                         var spec = csharing_spawn_spec(
                             path: executable, arguments: argv, environment: envp, directory: directory,
                             channel: specification.channel.descriptor, output: output, error: output,
-                            data_limit: UInt64(specification.dataLimit ?? 0))
+                            data_limit: UInt64(specification.dataLimit ?? 0),
+                            cgroup_procs: specification.cgroupProcesses?.descriptor ?? -1)
                         return csharing_spawn(&spec)
                     }
                 }

@@ -71,6 +71,12 @@ package enum FileSystem {
         try Syscall.retrying(.remove, path) { unlink(path) }
     }
 
+    /// Removes an empty directory (or a cgroup, whose control files are not files to remove).
+    package static func removeDirectory(_ url: URL) throws(SystemError) {
+        let path = url.path
+        try Syscall.retrying(.remove, path) { rmdir(path) }
+    }
+
     /// Removes a file, a link or a whole tree (links are removed, never followed); nothing there is no error.
     package static func removeTree(_ url: URL) throws(SystemError) {
         guard let status = try status(url, followingLinks: false) else { return }

@@ -52,6 +52,14 @@ package final class OpenFile: Sendable {
         return OpenFile(descriptor: try Syscall.retrying(.create, path) { open(path, flags, permissions.rawValue) }, path: path)
     }
 
+    /// Opens a file to replace what it holds, creating it if need be: a cgroup's control file, where each
+    /// write is one command, or a regular file standing in for one.
+    package static func replacing(_ url: URL) throws(SystemError) -> OpenFile {
+        let path = url.path
+        let flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC
+        return OpenFile(descriptor: try Syscall.retrying(.open, path) { open(path, flags, 0o644) }, path: path)
+    }
+
     /// The file's status (`fstat`).
     package func status() throws(SystemError) -> FileStatus {
         var status = stat()

@@ -30,6 +30,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("app-group"), help: ArgumentHelp("The directory of app group containers the extension is given.", valueName: "directory"))
     var appGroup: String?
 
+    @Option(help: ArgumentHelp("A delegated, writable cgroup v2 directory: the extension runs in a child cgroup of it whose memory.max is the limit.", valueName: "directory"))
+    var cgroup: String?
+
     @Flag(help: "Print JSON.")
     var json = false
 
@@ -57,7 +60,7 @@ struct RunCommand: AsyncParsableCommand {
         if let memoryLimit { limits.memory = memoryLimit.bytes }
         if let timeout { limits.request = .milliseconds(Int(timeout * 1000)) }
         let host = ExtensionHost(limits: limits, appGroupContainers: appGroup.map { URL(fileURLWithPath: $0, isDirectory: true) },
-                                 openURL: { _ in true })
+                                 cgroup: cgroup.map { URL(fileURLWithPath: $0, isDirectory: true) }, openURL: { _ in true })
         let run: ExtensionRun
         do {
             run = try await host.run(extensionBundle, items: items)

@@ -135,3 +135,51 @@ struct IntakeInsideExtensionTests {
         #expect(Set(run.loads.map(\.form)) == ["data"])
     }
 }
+
+/// The cgroup tier, tested against a directory standing in for a delegated cgroup v2 directory: the machines
+/// here have none delegated, and the runtime never writes a cgroup it was not given.
+@Suite("The cgroup tier of the memory limit")
+struct MemoryCgroupTests {
+    @Test("limits written in a child cgroup, joined by the extension before its program runs; an OOM kill is the memory limit")
+    func oomKill() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let standIn = directory.appendingPathComponent("cgroup")
+        try FileManager.default.createDirectory(at: standIn, withIntermediateDirectories: true)
+        let bundle = try ExtensionBundle(url: ExampleBundles.make("NeverCompletes", in: directory))
+        let host = ExtensionHost(limits: ExtensionLimits(memory: 64 << 20, request: .seconds(30)), cgroup: standIn)
+        async let run = host.run(bundle, items: try ExampleBundles.share("safari"))
+        let process = try #require(await ProcessCensus.child(running: bundle.executable, timeout: .seconds(20)))
+        let groups = try FileManager.default.contentsOfDirectory(atPath: standIn.path)
+        #expect(groups.count == 1 && groups[0].hasPrefix("opensharing-NeverCompletes-"))
+        let group = standIn.appendingPathComponent(try #require(groups.first))
+        #expect(try String(contentsOf: group.appendingPathComponent("memory.max"), encoding: .utf8) == "\(64 << 20)\n")
+        #expect(try String(contentsOf: group.appendingPathComponent("memory.swap.max"), encoding: .utf8) == "0\n")
+        // The child wrote "0" (itself) to cgroup.procs before executing the program.
+        #expect(try String(contentsOf: group.appendingPathComponent("cgroup.procs"), encoding: .utf8) == "0")
+        // What the kernel does at memory.max: count the OOM kill, and kill.
+        try "low 0\nhigh 0\nmax 3\noom 1\noom_kill 1\n".write(to: group.appendingPathComponent("memory.events"), atomically: true, encoding: .utf8)
+        kill(process, SIGKILL)
+        let result = try await run
+        guard case .interrupted(.memoryLimit(let limit, _)) = result.outcome else {
+            Issue.record("expected the memory limit, got \(result.outcome)")
+            return
+        }
+        #expect(limit == 64 << 20)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: standIn.path).isEmpty)
+    }
+
+    @Test("a cgroup that cannot be used stops the run before it starts, naming the cgroup; nothing is left")
+    func unusable() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try ExtensionBundle(url: ExampleBundles.make("Uppercase", in: directory, named: "CgroupProbe"))
+        let missing = directory.appendingPathComponent("no-such-cgroup")
+        await #expect {
+            _ = try await ExtensionHost(cgroup: missing).run(bundle, items: try ExampleBundles.text("x"))
+        } throws: { error in
+            "\(error)".contains("cannot use the cgroup \(missing.path)")
+        }
+        #expect(ProcessCensus.containers(of: "CgroupProbe").isEmpty)
+    }
+}

@@ -60,8 +60,9 @@ int csharing_pidfd_send_signal(int pidfd, int signal);
 int csharing_pidfd_reap(int pidfd, int *status);
 
 /// How a child is started: the program, its arguments and environment (NULL-terminated), its working
-/// directory, the descriptor it gets as 3, where its standard output and error go, and the data-segment limit
-/// (RLIMIT_DATA) in bytes, 0 for none.
+/// directory, the descriptor it gets as 3, where its standard output and error go, the data-segment limit
+/// (RLIMIT_DATA) in bytes, 0 for none, and a cgroup's `cgroup.procs` open for writing (-1 for none), which the
+/// child joins before it executes the program.
 struct csharing_spawn_spec {
     const char *path;
     char *const *arguments;
@@ -71,6 +72,7 @@ struct csharing_spawn_spec {
     int output;
     int error;
     unsigned long long data_limit;
+    int cgroup_procs;
 };
 
 /// Starts a child: it dies with a signal when the calling thread does (PR_SET_PDEATHSIG, SIGKILL), reads from
