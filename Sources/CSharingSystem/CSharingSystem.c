@@ -63,6 +63,11 @@ void csharing_thread_name(char *name, size_t size) {
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/landlock.h>
+// Newer than some distributions' headers (Linux 6.2).
+#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
+#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
+#endif
 
 #ifndef P_PIDFD
 #define P_PIDFD 3
@@ -166,6 +171,52 @@ int csharing_pidfd_reap(int pidfd, int *status) {
     return 1;
 }
 
+int csharing_landlock_abi(void) {
+    long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+    return abi > 0 ? (int)abi : 0;
+}
+
+/// Adds a rule granting `access` beneath each path; 0, or -1 with errno. Only async-signal-safe calls.
+static int landlock_allow(int ruleset, const char *const *paths, unsigned long long access) {
+    for (; paths && *paths; paths++) {
+        int beneath = open(*paths, O_PATH | O_CLOEXEC);
+        if (beneath < 0) return -1;
+        struct landlock_path_beneath_attr rule = { .allowed_access = access, .parent_fd = beneath };
+        long added = syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
+        close(beneath);
+        if (added != 0) return -1;
+    }
+    return 0;
+}
+
+/// Confines the calling process: read anywhere, write beneath `writable`, execute beneath `executable`.
+static int landlock_confine(const char *const *writable, const char *const *executable) {
+    int abi = csharing_landlock_abi();
+    if (abi < 1) { errno = EOPNOTSUPP; return -1; }
+    const unsigned long long read = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
+    unsigned long long write = LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE
+        | LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK
+        | LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK | LANDLOCK_ACCESS_FS_MAKE_SYM;
+    if (abi >= 2) write |= LANDLOCK_ACCESS_FS_REFER;
+    if (abi >= 3) write |= LANDLOCK_ACCESS_FS_TRUNCATE;
+    const unsigned long long execute = LANDLOCK_ACCESS_FS_EXECUTE;
+    struct landlock_ruleset_attr attributes = { .handled_access_fs = read | write | execute };
+    int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attributes, sizeof attributes, 0);
+    if (ruleset < 0) return -1;
+    static const char *const everywhere[] = { "/", NULL };
+    static const char *const devices[] = { "/dev/null", "/dev/zero", "/dev/urandom", NULL };
+    int failed = landlock_allow(ruleset, everywhere, read) != 0
+        || landlock_allow(ruleset, devices, LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE) != 0
+        || landlock_allow(ruleset, writable, write | read) != 0
+        || landlock_allow(ruleset, executable, execute | read) != 0
+        || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+        || syscall(SYS_landlock_restrict_self, ruleset, 0) != 0;
+    int saved = errno;
+    close(ruleset);
+    errno = saved;
+    return failed ? -1 : 0;
+}
+
 pid_t csharing_spawn(const struct csharing_spawn_spec *spec) {
     // The child reports a failure to execute through this pipe, closed by a successful execve.
     int report[2];
@@ -206,6 +257,7 @@ pid_t csharing_spawn(const struct csharing_spawn_spec *spec) {
             if (setrlimit(RLIMIT_DATA, &limit) != 0) { failure = errno; goto failed; }
         }
         if (spec->directory && chdir(spec->directory) != 0) { failure = errno; goto failed; }
+        if (spec->writable && landlock_confine(spec->writable, spec->executable) != 0) { failure = errno; goto failed; }
         execve(spec->path, spec->arguments, spec->environment);
         failure = errno;
     failed:
@@ -245,5 +297,6 @@ int csharing_pidfd_open(pid_t pid) { (void)pid; errno = ENOSYS; return -1; }
 int csharing_pidfd_send_signal(int pidfd, int signal) { (void)pidfd; (void)signal; errno = ENOSYS; return -1; }
 int csharing_pidfd_reap(int pidfd, int *status) { (void)pidfd; (void)status; errno = ENOSYS; return -1; }
 pid_t csharing_spawn(const struct csharing_spawn_spec *spec) { (void)spec; errno = ENOSYS; return -1; }
+int csharing_landlock_abi(void) { return 0; }
 
 #endif

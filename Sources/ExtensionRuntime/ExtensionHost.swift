@@ -82,6 +82,9 @@ private final class Session: @unchecked Sendable {
     /// Why the host killed the extension, if it did.
     private var killedFor: InterruptionReason?
 
+    /// Whether extensions are confined with Landlock: wherever the kernel has it.
+    static let confines = ChildProcess.landlockVersion >= 1
+
     /// How often the supervisor reads the footprint: at 500 MB/s an allocation grows 2.5 MB in that time.
     static let memoryInterval: Duration = .milliseconds(5)
 
@@ -122,11 +125,15 @@ private final class Session: @unchecked Sendable {
             environment["OPENSHARING_APP_GROUP_CONTAINERS"] = appGroupContainers?.path
             let (host, guest) = try PacketChannel.pair(name: "the extension \(bundle.name)")
             bootstrap = host
-            started = clock.now
-            child = try ChildProcess.start(.init(
+            var specification = ChildProcess.Specification(
                 executable: bundle.executable, environment: environment, directory: container, channel: guest,
-                output: log, dataLimit: max(limits.memory * 2, limits.memory + (256 << 20)),
-                cgroupProcesses: memoryCgroup?.processes), name: "the extension \(bundle.name)")
+                output: log, dataLimit: max(limits.memory * 2, limits.memory + (256 << 20)), cgroupProcesses: memoryCgroup?.processes)
+            if Self.confines {
+                let system = ["/usr", "/bin"].map { URL(fileURLWithPath: $0) }.filter { FileManager.default.fileExists(atPath: $0.path) }
+                specification.confinement = (writable: [container] + (appGroupContainers.map { [$0] } ?? []), executable: [bundle.url] + system)
+            }
+            started = clock.now
+            child = try ChildProcess.start(specification, name: "the extension \(bundle.name)")
         } catch {
             // Nothing is left of a run that did not start.
             memoryCgroup?.remove()
@@ -193,7 +200,8 @@ private final class Session: @unchecked Sendable {
         let log = (try? OpenFile.reading(container.appendingPathComponent("log")).readAll(limit: 16 << 20)) ?? Data()
         try? FileSystem.removeTree(container)
         return ExtensionRun(outcome: final, loads: records.withLock { $0 }, openedURLs: opened.withLock { $0 },
-                            peakFootprint: peak, log: String(decoding: log.suffix(64 << 10), as: UTF8.self), exitStatus: status)
+                            peakFootprint: peak, log: String(decoding: log.suffix(64 << 10), as: UTF8.self), exitStatus: status,
+                            confined: Self.confines)
     }
 
     private func kill(for reason: InterruptionReason) {

@@ -115,6 +115,9 @@ public struct ExtensionRun: Sendable {
     public var log: String
     /// How the process ended (after the request ended, or when it was interrupted).
     public var exitStatus: ExitStatus?
+    /// Whether Landlock confined the extension's writes to its container and app groups, and its execution
+    /// to its bundle and the system's programs (wherever the kernel has Landlock).
+    public var confined: Bool
 }
 
 func megabytes(_ bytes: Int) -> String {

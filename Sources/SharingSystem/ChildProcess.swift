@@ -26,6 +26,10 @@ package final class ChildProcess: @unchecked Sendable {
         package var dataLimit: Int?
         /// A cgroup's `cgroup.procs`, opened for writing: the child joins the cgroup before the program runs.
         package var cgroupProcesses: OpenFile?
+        /// Confinement with Landlock, applied in the child before the program runs: it may read anywhere, but
+        /// write only beneath `writable` and execute only beneath `executable`. Starting fails where the kernel
+        /// has no Landlock (`landlockVersion` is 0).
+        package var confinement: (writable: [URL], executable: [URL])?
 
         package init(executable: URL, arguments: [String] = [], environment: [String: String], directory: URL,
                      channel: PacketChannel, output: OpenFile? = nil, dataLimit: Int? = nil, cgroupProcesses: OpenFile? = nil) {
@@ -88,16 +92,25 @@ package final class ChildProcess: @unchecked Sendable {
         let arguments = [path] + specification.arguments
         let environment = specification.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let output = specification.output?.descriptor ?? -1
+        let writable = specification.confinement?.writable.map(\.path) ?? []
+        let executable = specification.confinement?.executable.map(\.path) ?? []
+        let confined = specification.confinement != nil
         let identifier = withCStrings(arguments) { argv in
             withCStrings(environment) { envp in
-                specification.directory.path.withCString { directory in
-                    path.withCString { executable in
-                        var spec = csharing_spawn_spec(
-                            path: executable, arguments: argv, environment: envp, directory: directory,
-                            channel: specification.channel.descriptor, output: output, error: output,
-                            data_limit: UInt64(specification.dataLimit ?? 0),
-                            cgroup_procs: specification.cgroupProcesses?.descriptor ?? -1)
-                        return csharing_spawn(&spec)
+                withCStrings(writable) { writable in
+                    withCStrings(executable) { executables in
+                        specification.directory.path.withCString { directory in
+                            path.withCString { program in
+                                var spec = csharing_spawn_spec(
+                                    path: program, arguments: argv, environment: envp, directory: directory,
+                                    channel: specification.channel.descriptor, output: output, error: output,
+                                    data_limit: UInt64(specification.dataLimit ?? 0),
+                                    cgroup_procs: specification.cgroupProcesses?.descriptor ?? -1,
+                                    writable: confined ? UnsafePointer(OpaquePointer(writable)) : nil,
+                                    executable: confined ? UnsafePointer(OpaquePointer(executables)) : nil)
+                                return csharing_spawn(&spec)
+                            }
+                        }
                     }
                 }
             }
@@ -113,6 +126,9 @@ package final class ChildProcess: @unchecked Sendable {
         }
         return ChildProcess(identifier: identifier, descriptor: descriptor, name: name)
     }
+
+    /// The kernel's Landlock ABI version; 0 where it has none.
+    package static var landlockVersion: Int { Int(csharing_landlock_abi()) }
 
     /// Sends `signal`; nothing happens if the process has already been reaped.
     package func signal(_ signal: Int32) {

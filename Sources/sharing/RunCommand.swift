@@ -98,6 +98,7 @@ struct RunCommand: AsyncParsableCommand {
         var openedURLs: [String]
         var peakFootprint: Int
         var exitStatus: String?
+        var confined: Bool
 
         init(_ run: ExtensionRun, bundle: ExtensionBundle) async {
             self.bundle = bundle.name
@@ -124,6 +125,7 @@ struct RunCommand: AsyncParsableCommand {
             openedURLs = run.openedURLs.map(\.absoluteString)
             peakFootprint = run.peakFootprint
             exitStatus = run.exitStatus?.description
+            confined = run.confined
         }
 
         func print() {
@@ -141,6 +143,7 @@ struct RunCommand: AsyncParsableCommand {
                 if let text = item.text { Output.line("  \(item.type): \(text)") } else { Output.line("  \(item.type): \(ByteCount(bytes: item.size ?? 0))") }
             }
             Output.line("peak memory: \(ByteCount(bytes: peakFootprint))")
+            Output.line("sandbox: \(confined ? "Landlock (writes in its container and app groups only)" : "none (the kernel has no Landlock)")")
         }
     }
 }

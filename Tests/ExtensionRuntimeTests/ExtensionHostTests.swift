@@ -183,3 +183,56 @@ struct MemoryCgroupTests {
         #expect(ProcessCensus.containers(of: "CgroupProbe").isEmpty)
     }
 }
+
+@Suite("Isolation")
+struct IsolationTests {
+    @Test("the extension writes in its container and app group, not elsewhere (Landlock), and has a clean environment")
+    func confinement() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outside = directory.appendingPathComponent("outside")
+        let groups = directory.appendingPathComponent("groups")
+        try FileManager.default.createDirectory(at: groups, withIntermediateDirectories: true)
+        // A Python extension that tries each place, then cancels the request with what happened.
+        let script = ProtocolViolationTests.script("""
+        def attempt(path):
+            try:
+                with open(path, "w") as f: f.write("x")
+                return "written"
+            except OSError as error:
+                return "refused (%s)" % error.strerror
+        report = "outside %s; container %s; group %s; environment %s" % (
+            attempt("\(outside.path)"), attempt(os.environ["TMPDIR"] + "/probe"),
+            attempt("\(groups.path)/probe"), ",".join(sorted(os.environ)))
+        body = struct.pack("<I", 5) + b"probe" + struct.pack("<Q", 1) + struct.pack("<I", len(report.encode())) + report.encode()
+        host.send(message(6, body))
+        """)
+        let bundle = try ExtensionBundle(url: ExampleBundles.script(script, in: directory, named: "Probe"))
+        // The script stays after it cancels; it is ended after a short after-completion budget.
+        let limits = ExtensionLimits(memory: 120 << 20, afterCompletion: .milliseconds(200), grace: .milliseconds(100))
+        let run = try await ExtensionHost(limits: limits, appGroupContainers: groups).run(bundle, items: try ExampleBundles.share("safari"))
+        guard case .cancelled(let error) = run.outcome else { Issue.record("\(run.outcome): \(run.log)"); return }
+        let confined = run.confined
+        #expect(confined == (ExtensionHostTestsSupport.landlockVersion >= 1))
+        let expectedOutside = confined ? "refused (Permission denied)" : "written"
+        #expect(error.localizedDescription == "outside \(expectedOutside); container written; group written; "
+                + "environment HOME,LANG,OPENSHARING_APP_GROUP_CONTAINERS,PATH,TMPDIR")
+        #expect(FileManager.default.fileExists(atPath: outside.path) == !confined)
+    }
+}
+
+enum ExtensionHostTestsSupport {
+    /// The kernel's Landlock ABI, read as the runtime reads it.
+    static var landlockVersion: Int {
+        // landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION), through Python, which has no
+        // wrapper: syscall 444 on x86-64 and arm64.
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        probe.arguments = ["-c", "import ctypes; print(max(0, ctypes.CDLL(None, use_errno=True).syscall(444, None, 0, 1)))"]
+        let pipe = Pipe()
+        probe.standardOutput = pipe
+        try? probe.run()
+        probe.waitUntilExit()
+        return Int(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+}

@@ -73,7 +73,15 @@ struct csharing_spawn_spec {
     int error;
     unsigned long long data_limit;
     int cgroup_procs;
+    /// When not NULL (NULL-terminated lists), the child confines itself with Landlock before executing: it
+    /// may read anywhere, write (create, remove) only beneath `writable`, and execute only beneath
+    /// `executable`.
+    const char *const *writable;
+    const char *const *executable;
 };
+
+/// The kernel's Landlock ABI version, or 0 where the kernel has no Landlock (or it is disabled).
+int csharing_landlock_abi(void);
 
 /// Starts a child: it dies with a signal when the calling thread does (PR_SET_PDEATHSIG, SIGKILL), reads from
 /// /dev/null, has `channel` as descriptor 3 and no other descriptor beyond the standard three. Returns its
