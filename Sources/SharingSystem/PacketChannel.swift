@@ -67,23 +67,28 @@ package final class PacketChannel: Sendable {
 
     /// Receives the next packet, waiting for one; `nil` at end of file (the peer closed or died).
     package func receive(capacity: Int) throws(SystemError) -> Packet? {
-        var bytes = [UInt8](repeating: 0, count: capacity)
         var descriptors = [CInt](repeating: -1, count: Self.maximumDescriptors)
         var count: CInt = 0
         var truncated: CInt = 0
-        let result = bytes.withUnsafeMutableBytes { buffer in
-            descriptors.withUnsafeMutableBufferPointer { list in
+        var failure: SystemError?
+        // Uninitialized: the kernel writes what arrives, and only that much is kept.
+        let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            initialized = 0
+            let result = descriptors.withUnsafeMutableBufferPointer { list in
                 Result { () throws(SystemError) in
                     try Syscall.retrying(.receive, name) {
                         csharing_receive_packet(descriptor, buffer.baseAddress, buffer.count, list.baseAddress, CInt(list.count), &count, &truncated)
                     }
                 }
             }
+            switch result {
+            case .success(let received): initialized = received
+            case .failure(let error): failure = error
+            }
         }
-        let received = try result.get()
+        if let failure { throw failure }
         let files = descriptors.prefix(Int(count)).map { OpenFile.adopting($0, path: "a descriptor from \(name)") }
-        if received == 0 && files.isEmpty && truncated == 0 { return nil }
-        bytes.removeSubrange(received...)
+        if bytes.isEmpty && files.isEmpty && truncated == 0 { return nil }
         return Packet(bytes: bytes, files: files, truncated: truncated != 0)
     }
 

@@ -198,6 +198,22 @@ struct ReliabilityTests {
         #expect(residentMemory() - footprint < 16 << 20, "grew from \(footprint >> 20) MB to \(residentMemory() >> 20) MB")
     }
 
+    @Test("a runaway allocation (500 MB/s) is stopped within 16 MB over the limit, five times out of five")
+    func runawayAllocation() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try ExtensionBundle(url: ExampleBundles.make("MemoryHog", in: directory))
+        let limit = 120 << 20
+        for _ in 0..<5 {
+            let run = try await ExtensionHost(limits: ExtensionLimits(memory: limit)).run(bundle, items: try ExampleBundles.share("safari"))
+            guard case .interrupted(.memoryLimit(_, let peak)) = run.outcome else {
+                Issue.record("expected the memory limit, got \(run.outcome)")
+                return
+            }
+            #expect(peak <= limit + (16 << 20), "\((peak - limit) >> 20) MB over")
+        }
+    }
+
     @Test("the host SIGKILLed: its extension is gone within a second")
     func hostDeath() async throws {
         let directory = try ExampleBundles.directory()

@@ -68,8 +68,13 @@ for run in 0...runs {
         FileHandle.standardError.write(Data("RoundTrip: \(result.outcome)\n\(result.log)\n".utf8))
         exit(1)
     }
-    let text = try await provider.loadItem(forTypeIdentifier: "public.plain-text") as Any as? String ?? ""
+    let item: any NSSecureCoding = try await provider.loadItem(forTypeIdentifier: "public.plain-text", options: nil)
+    let text = item as Any as? String ?? ""
     let fields = text.split(separator: " ").compactMap { Int($0) }
+    guard fields.count == 3 else {
+        FileHandle.standardError.write(Data("RoundTrip returned \"\(text)\"\n".utf8))
+        exit(1)
+    }
     let peer = spawnAndWait(bare)
     if run == 0 { continue }  // the first of each warms the page cache
     launches.append(fields[0] - start)
