@@ -4,7 +4,8 @@
 #      processes (Peers/seqpacket_pingpong.c); launch to beginRequest beside spawning a Swift program with
 #      Foundation that exits (BareFoundation); the extension's footprint at beginRequest beside that
 #      program's; how far over a 120 MB limit an allocation at 500 MB/s gets. RUNS (default 11) pairs.
-#   2. FileSaver (an extension process, 120 MB limit) saving one file of SIZE_MB (default 1024) beside
+#   2. FileSaver (an extension process, 120 MB limit) saving one file of SIZE_MB (default 1024), given as
+#      `sharing receive` is given it (openable in place, no host profile), beside
 #      `sharing receive` of the same file in one process: paired runs (PAIRS, default 5), median ratio.
 set -eu
 cd "$(dirname "$0")"
@@ -56,7 +57,7 @@ for pair in $(seq "$pairs"); do
     mkdir -p "$work/groups-$pair"
     sync
     start=$(date +%s.%N)
-    "$ours/sharing" run "$work/bundles/FileSaver.appex" --host files --file "$source" --app-group "$work/groups-$pair" \
+    "$ours/sharing" run "$work/bundles/FileSaver.appex" --file "$source" --app-group "$work/groups-$pair" \
         --memory-limit 120MB > "$work/run-$pair.log"
     end=$(date +%s.%N)
     echo "$start $end" | awk '{ printf "%.2f\n", $2 - $1 }' >> "$work/run.txt"

@@ -129,7 +129,7 @@ private final class Session: @unchecked Sendable {
                 executable: bundle.executable, environment: environment, directory: container, channel: guest,
                 output: log, dataLimit: max(limits.memory * 2, limits.memory + (256 << 20)), cgroupProcesses: memoryCgroup?.processes)
             if Self.confines {
-                let system = ["/usr", "/bin"].map { URL(fileURLWithPath: $0) }.filter { FileManager.default.fileExists(atPath: $0.path) }
+                let system = ["/usr", "/bin", "/opt"].map { URL(fileURLWithPath: $0) }.filter { FileManager.default.fileExists(atPath: $0.path) }
                 specification.confinement = (writable: [container] + (appGroupContainers.map { [$0] } ?? []), executable: [bundle.url] + system)
             }
             started = clock.now

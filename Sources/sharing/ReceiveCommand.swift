@@ -113,24 +113,7 @@ struct ReceiveCommand: AsyncParsableCommand {
             let (fixture, base) = try options.fixture()
             return (try fixture.makeItems(relativeTo: base), fixture.host)
         }
-        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let item = NSExtensionItem()
-        var attachments: [NSItemProvider] = []
-        for path in options.files {
-            let url = URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL
-            guard FileManager.default.fileExists(atPath: url.path) else { throw BadInput("\(path): no such file or directory") }
-            let provider = NSItemProvider(contentsOf: url, contentType: nil, openInPlace: true)
-            provider.suggestedName = url.lastPathComponent
-            attachments.append(provider)
-        }
-        for text in options.urls {
-            guard let url = URL(string: text) else { continue }
-            attachments.append(NSItemProvider(object: url as NSURL))
-        }
-        item.attachments = attachments
-        if let text = options.texts.first { item.attributedContentText = NSAttributedString(string: text) }
-        if let title = options.title { item.attributedTitle = NSAttributedString(string: title) }
-        return ([item], nil)
+        return (try options.plainItems(), nil)
     }
 
     static func table(_ report: IntakeReport) -> String {

@@ -19,6 +19,7 @@ struct RunCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The extension bundle.", valueName: "bundle"))
     var bundle: String
 
+    /// The share: a fixture, a host profile's, or (with neither) the files, URLs and text as they are.
     @OptionGroup var source: ShareOptions
 
     @Option(name: .customLong("memory-limit"), help: ArgumentHelp("The memory limit (default: the extension point's, 120MB for share and action extensions).", valueName: "size"))
@@ -37,7 +38,9 @@ struct RunCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        if !source.isGiven { throw ValidationError("Give the share: --share FIXTURE, or --host NAME with --file, --url, --text.") }
+        if !source.isGiven && source.files.isEmpty && source.urls.isEmpty && source.texts.isEmpty {
+            throw ValidationError("Give the share: --share FIXTURE, or --host NAME with --file, --url, --text, or those alone.")
+        }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds.") }
         if let memoryLimit, memoryLimit.bytes < 1 << 20 { throw ValidationError("--memory-limit must be at least 1MB.") }
     }

@@ -39,14 +39,39 @@ struct ShareOptions: ParsableArguments {
 
     var isGiven: Bool { fixturePath != nil || hostName != nil }
 
-    /// The share's items, as the host makes them.
+    /// The share's items, as the host makes them; without a host or fixture, the files, URLs and text as
+    /// they are (`plainItems()`).
     func items() throws(BadInput) -> [NSExtensionItem] {
+        guard isGiven else { return try plainItems() }
         do {
             let (fixture, base) = try fixture()
             return try fixture.makeItems(relativeTo: base)
         } catch {
             throw BadInput("\(error)")
         }
+    }
+
+    /// One item holding the files (openable in place, named by their file names) and URLs as they are, with
+    /// the first text as its content and the title as its title: no host's habits.
+    func plainItems() throws(BadInput) -> [NSExtensionItem] {
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let item = NSExtensionItem()
+        var attachments: [NSItemProvider] = []
+        for path in files {
+            let url = URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL
+            guard FileManager.default.fileExists(atPath: url.path) else { throw BadInput("\(path): no such file or directory") }
+            let provider = NSItemProvider(contentsOf: url, contentType: nil, openInPlace: true)
+            provider.suggestedName = url.lastPathComponent
+            attachments.append(provider)
+        }
+        for text in urls {
+            guard let url = URL(string: text) else { continue }
+            attachments.append(NSItemProvider(object: url as NSURL))
+        }
+        item.attachments = attachments
+        if let text = texts.first { item.attributedContentText = NSAttributedString(string: text) }
+        if let title { item.attributedTitle = NSAttributedString(string: title) }
+        return [item]
     }
 
     /// What activation rules are evaluated against for the share.

@@ -46,7 +46,7 @@ struct ExitStatusTests {
         (["run", "DIR/manifest.plist", "--host", "notes", "--text", "x"], "DIR/manifest.plist: not a directory"),
         (["run", "DIR/broken.appex", "--host", "notes", "--text", "x", "--timeout", "0"], "--timeout must be more than 0 seconds."),
         (["run", "DIR/broken.appex", "--host", "notes", "--text", "x", "--memory-limit", "10KB"], "--memory-limit must be at least 1MB."),
-        (["run", "DIR/broken.appex"], "Give the share: --share FIXTURE, or --host NAME with --file, --url, --text."),
+        (["run", "DIR/broken.appex"], "Give the share: --share FIXTURE, or --host NAME with --file, --url, --text, or those alone."),
     ]
 
     @Test("bad input to any subcommand: exit status 2 and a message naming what was wrong", arguments: badInputs)
