@@ -196,9 +196,12 @@ if let sharing = package.targets.firstIndex(where: { $0.name == "sharing" }) {
 /// The example extensions (Examples/Extensions): each an executable that `make extensions` puts in a bundle
 /// of the same name beside its Info.plist.
 let exampleExtensions: [(name: String, dependencies: [Target.Dependency])] = [
-    ("Uppercase", []), ("ImageSaver", ["ShareIntake", "ShareInbox", "SharingShim"]), ("FileSaver", ["ShareIntake", "ShareInbox", "SharingShim"]),
+    ("Uppercase", []), ("ImageSaver", ["InboxSaver"]), ("FileSaver", ["InboxSaver"]),
     ("NeverCompletes", []), ("CrashesMidLoad", []), ("MemoryHog", []),
 ]
+// What ImageSaver and FileSaver share: ShareIntake into the app group's inbox.
+package.targets.append(.target(name: "InboxSaver", dependencies: ["OpenItemProvider", "ShareIntake", "ShareInbox", "SharingShim"],
+                               path: "Examples/Extensions/InboxSaver", swiftSettings: strictSettings))
 package.targets += exampleExtensions.map { example in
     .executableTarget(name: example.name, dependencies: ["ExtensionRuntime", "OpenItemProvider"] + example.dependencies,
                       path: "Examples/Extensions/\(example.name)", exclude: ["Info.plist"], swiftSettings: strictSettings)

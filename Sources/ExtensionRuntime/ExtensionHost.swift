@@ -118,6 +118,8 @@ private final class Session: @unchecked Sendable {
             throw problem("cannot use the cgroup \(cgroup?.path ?? ""): \(error)")
         }
         do {
+            // The app groups' directory exists before the extension is confined to it.
+            if let appGroupContainers { try FileSystem.createDirectories(appGroupContainers) }
             let temporary = container.appendingPathComponent("tmp")
             try FileSystem.createDirectory(temporary)
             let log = try OpenFile.creating(container.appendingPathComponent("log"))
