@@ -48,5 +48,6 @@ bench:
 	Benchmarks/compare-hash.sh
 	Benchmarks/compare-receive.sh
 	Benchmarks/compare-thumbnails.sh
+	Benchmarks/compare-runtime.sh
 	cd Benchmarks && $(SWIFT) run -c release ManifestTiming
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
