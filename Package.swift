@@ -214,9 +214,9 @@ let compatibilityStandIns: [Target] = [
     .target(name: "Social", dependencies: ["UIKit"], path: "Tests/Compatibility/StandIns/Social"),
     .target(name: "MobileCoreServices", dependencies: ["SharingShim"], path: "Tests/Compatibility/StandIns/MobileCoreServices"),
     .target(name: "UniformTypeIdentifiers", dependencies: ["SharingShim"], path: "Tests/Compatibility/StandIns/UniformTypeIdentifiers"),
-    .target(name: "os", path: "Tests/Compatibility/StandIns/os"),
-    // Not Apple's: the few names DuckDuckGo's action extension takes from the app's own framework.
-    .target(name: "Core", dependencies: ["os"], path: "Tests/Compatibility/StandIns/DuckDuckGoCore"),
+    // Not Apple's: the few names DuckDuckGo's action extension takes from the app's own frameworks.
+    .target(name: "Core", path: "Tests/Compatibility/StandIns/DuckDuckGoCore"),
+    .target(name: "Common", path: "Tests/Compatibility/StandIns/DuckDuckGoCommon"),
     .target(name: "CompatibilityHarness", dependencies: ["UIKit", "HostProfiles", "SharingSystem"], path: "Tests/Compatibility/Harness"),
 ]
 /// One directory and test target per source, named for the app and the extension.
@@ -227,7 +227,7 @@ let compatibilitySources = [
 package.targets += compatibilityStandIns + compatibilitySources.map { name in
     .testTarget(
         name: "\(name)CompatibilityTests",
-        dependencies: ["UIKit", "Social", "MobileCoreServices", "UniformTypeIdentifiers", "os", "Core", "CompatibilityHarness"],
+        dependencies: ["UIKit", "Social", "MobileCoreServices", "UniformTypeIdentifiers", "Core", "Common", "CompatibilityHarness"],
         path: "Tests/Compatibility/\(name)",
         exclude: ["ORIGIN.md"],
         // As the apps build them: Swift 5 language mode, where main-actor slips are warnings.

@@ -17,10 +17,10 @@
 //  limitations under the License.
 //
 
+import Common
 import UIKit
 import MobileCoreServices
 import Core
-import os
 
 class ActionViewController: UIViewController {
 
@@ -33,7 +33,7 @@ class ActionViewController: UIViewController {
                 if provider.hasItemConformingToTypeIdentifier(kUTTypeText as String) {
                     provider.loadItem(forTypeIdentifier: kUTTypeText as String, options: nil) { text, _ in
                         guard let text = text as? String else { return }
-                        guard let url = URL.StatisticsDependent().makeSearch(forQuery: text) else {
+                        guard let url = URL.makeSearchURL(text: text) else {
                             os_log("Couldn‘t for URL for query “%s”", log: .lifecycleLog, type: .error, text)
                             return
                         }
@@ -57,7 +57,7 @@ class ActionViewController: UIViewController {
     func launchBrowser(withUrl url: URL) {
 
         DispatchQueue.main.async {
-            let path = "\(AppDeepLinks.quickLink)\(url.absoluteString)"
+            let path = AppDeepLinkSchemes.quickLink.appending(url.absoluteString)
             guard let url = URL(string: path) else { return }
             var responder = self as UIResponder?
             while let current = responder {

@@ -37,8 +37,12 @@ struct DuckDuckGoOpenActionTests {
     func severalItems() async throws {
         let run = try await ExtensionHarness.present(ActionViewController(), share: "duplicates")
         #expect(run.completed)
-        // The URL item and the text item (the URL again) each open the page; the property list is neither.
-        #expect(run.openedURLs.map(\.absoluteString) == Array(repeating: "ddgQuickLink://https://www.apple.com/newsroom/", count: 2))
+        // The URL item opens the page, the text item (the URL again) a search for it; the property list is
+        // neither.
+        #expect(run.openedURLs.map(\.absoluteString).sorted() == [
+            "ddgQuickLink://https://duckduckgo.com/?q=https://www.apple.com/newsroom/&t=ddg_ios",
+            "ddgQuickLink://https://www.apple.com/newsroom/",
+        ])
         #expect(run.misuses.count == 1)
     }
 }
