@@ -98,5 +98,6 @@ for name, data in {
     "loaded-failed": message(33, u32(1) + b"\x07" + text("NSItemProviderErrorDomain") + u64((1 << 64) - 1000) + text("gone")),
     "opened-url": message(34, u32(2) + b"\x01"),
     "time-warning": message(35, text("request")),
+    "progress": message(36, u32(1) + u64(250000) + u64(1000000)),
 }.items():
     write(messages, name, data)

@@ -153,6 +153,7 @@ private final class Session: @unchecked Sendable {
             if clock.now - measured >= Self.memoryInterval {
                 measured = clock.now
                 checkMemory()
+                reportProgress()
             }
             checkClock()
             let channel = connected.withLock { $0 } ?? bootstrap
@@ -209,6 +210,22 @@ private final class Session: @unchecked Sendable {
     private func kill(for reason: InterruptionReason) {
         if killedFor == nil && outcome == nil { killedFor = reason }
         child.signal(SIGKILL)
+    }
+
+    /// What was last said of each pending load's progress.
+    private var reportedProgress: [UInt32: (Int64, Int64)] = [:]
+
+    /// Tells the extension how far each pending load has got, in millionths (the host's progress is a tree
+    /// whose fraction, not its counts, follows the provider's own), when that changed since it was last told.
+    private func reportProgress() {
+        let pending = loads.withLock { $0 }
+        reportedProgress = reportedProgress.filter { pending[$0.key] != nil }
+        for (id, progress) in pending {
+            let now = (Int64((progress.fractionCompleted * 1_000_000).rounded()), Int64(1_000_000))
+            guard reportedProgress[id].map({ $0 != now }) ?? (now.0 > 0) else { continue }
+            reportedProgress[id] = now
+            send(.progress(id: id, completed: now.0, total: now.1))
+        }
     }
 
     private func checkMemory() {
@@ -316,7 +333,7 @@ private final class Session: @unchecked Sendable {
             outcome = .cancelled(Payloads.nsError(error))
             endedAt = clock.now
             warned = nil
-        case .request, .loaded, .openedURL, .timeWarning:
+        case .request, .loaded, .openedURL, .timeWarning, .progress:
             throw ProtocolViolation("a host's message (\(message.kindName)) from the extension")
         }
     }
@@ -386,6 +403,7 @@ private extension RuntimeMessage {
         case .loaded: "loaded"
         case .openedURL: "openedURL"
         case .timeWarning: "timeWarning"
+        case .progress: "progress"
         }
     }
 }

@@ -69,6 +69,7 @@ final class HostConnection: @unchecked Sendable {
     private struct Pending {
         var nextIdentifier: UInt32 = 1
         var loads: [UInt32: @Sendable (LoadResult, [OpenFile]) -> Void] = [:]
+        var progresses: [UInt32: Progress] = [:]
         var openings: [UInt32: @Sendable (Bool) -> Void] = [:]
         var closed = false
     }
@@ -107,8 +108,17 @@ final class HostConnection: @unchecked Sendable {
                 guard !packet.truncated, let message = try? RuntimeMessage.decode(packet.bytes, descriptors: packet.files.count) else { break }
                 switch message {
                 case .loaded(let id, let result):
-                    let handler = pending.withLock { $0.loads.removeValue(forKey: id) }
+                    let handler = pending.withLock { state in
+                        state.progresses[id] = nil
+                        return state.loads.removeValue(forKey: id)
+                    }
                     handler?(result, packet.files)
+                case .progress(let id, let completed, let total):
+                    // The host's units: the load's own progress follows them until its answer completes it.
+                    if let progress = pending.withLock({ $0.progresses[id] }), total > 0 {
+                        progress.totalUnitCount = total
+                        progress.completedUnitCount = min(completed, total)
+                    }
                 case .openedURL(let id, let opened):
                     let handler = pending.withLock { $0.openings.removeValue(forKey: id) }
                     handler?(opened)
@@ -127,7 +137,7 @@ final class HostConnection: @unchecked Sendable {
     private func endAll() {
         let (loads, openings) = pending.withLock { state in
             state.closed = true
-            defer { state.loads = [:]; state.openings = [:] }
+            defer { state.loads = [:]; state.openings = [:]; state.progresses = [:] }
             return (Array(state.loads.values), Array(state.openings.values))
         }
         let gone = LoadResult.failed(RemoteError(domain: NSItemProviderErrorDomain, code: -1, message: "the host went away"))
@@ -145,9 +155,10 @@ final class HostConnection: @unchecked Sendable {
             let id = state.nextIdentifier
             state.nextIdentifier &+= 1
             state.loads[id] = { result, files in
-                progress.completedUnitCount = 1
+                progress.completedUnitCount = progress.totalUnitCount
                 handler(result, files)
             }
+            state.progresses[id] = progress
             return id
         }
         guard let id else {
@@ -155,14 +166,20 @@ final class HostConnection: @unchecked Sendable {
             return progress
         }
         progress.cancellationHandler = { [weak self] in
-            guard let self, let handler = pending.withLock({ $0.loads.removeValue(forKey: id) }) else { return }
+            guard let self, let handler = pending.withLock({ state in
+                state.progresses[id] = nil
+                return state.loads.removeValue(forKey: id)
+            }) else { return }
             try? channel.send(RuntimeMessage.cancelLoad(id: id).encoded().bytes)
             handler(.failed(RemoteError(domain: NSCocoaErrorDomain, code: Int64(CocoaError.userCancelled.rawValue), message: "The load was cancelled.")), [])
         }
         do {
             try channel.send(RuntimeMessage.load(id: id, attachment: attachment, type: type, form: form).encoded().bytes)
         } catch {
-            if let handler = pending.withLock({ $0.loads.removeValue(forKey: id) }) {
+            if let handler = pending.withLock({ state in
+                state.progresses[id] = nil
+                return state.loads.removeValue(forKey: id)
+            }) {
                 handler(.failed(RemoteError(domain: NSItemProviderErrorDomain, code: -1, message: "the host went away: \(error)")), [])
             }
         }

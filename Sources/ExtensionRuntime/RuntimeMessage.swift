@@ -31,6 +31,8 @@ package enum RuntimeMessage: Equatable, Sendable {
     case openedURL(id: UInt32, opened: Bool)
     /// A time budget is about to run out: the extension is killed if it has not ended the request.
     case timeWarning(phase: String)
+    /// How far the host's side of load `id` has got: `completed` of `total` (the host sends millionths).
+    case progress(id: UInt32, completed: Int64, total: Int64)
 
     static let magic: [UInt8] = [0x4F, 0x53]  // "OS"
     static let version: UInt8 = 1
@@ -144,7 +146,7 @@ package struct ProtocolViolation: Error, Equatable, Sendable, CustomStringConver
 extension RuntimeMessage {
     private enum Kind: UInt8 {
         case ready = 1, load, cancelLoad, openURL, complete, cancel
-        case request = 32, loaded, openedURL, timeWarning
+        case request = 32, loaded, openedURL, timeWarning, progress
     }
 
     /// The message's bytes, and how many descriptors must travel with them.
@@ -173,6 +175,9 @@ extension RuntimeMessage {
             writer.u8(Kind.openedURL.rawValue); writer.u32(id); writer.u8(opened ? 1 : 0)
         case .timeWarning(let phase):
             writer.u8(Kind.timeWarning.rawValue); writer.string(phase)
+        case .progress(let id, let completed, let total):
+            writer.u8(Kind.progress.rawValue); writer.u32(id)
+            writer.u64(UInt64(bitPattern: completed)); writer.u64(UInt64(bitPattern: total))
         }
         return (writer.bytes, writer.descriptors)
     }
@@ -197,6 +202,8 @@ extension RuntimeMessage {
         case .loaded: message = .loaded(id: try reader.u32(), try reader.result())
         case .openedURL: message = .openedURL(id: try reader.u32(), opened: try reader.u8() != 0)
         case .timeWarning: message = .timeWarning(phase: try reader.string())
+        case .progress:
+            message = .progress(id: try reader.u32(), completed: Int64(bitPattern: try reader.u64()), total: Int64(bitPattern: try reader.u64()))
         }
         guard reader.isAtEnd else { throw ProtocolViolation("\(reader.remaining) bytes after the end of a \(kind) message") }
         guard reader.descriptors == descriptors else {

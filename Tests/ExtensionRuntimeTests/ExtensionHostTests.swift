@@ -235,3 +235,56 @@ enum ExtensionHostTestsSupport {
         return Int(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 }
+
+@Suite("Progress across the boundary")
+struct ProgressTests {
+    @Test("a host load's progress reaches the extension while it runs, then the answer")
+    func hostProgress() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The host's provider reports a quarter at a time, 40 ms apart, then answers.
+        let provider = NSItemProvider()
+        provider.registerDataRepresentation(forTypeIdentifier: "public.data", visibility: .all) { completion in
+            let progress = Progress(totalUnitCount: 100)
+            DispatchQueue.global().async {
+                for step in 1...3 {
+                    Thread.sleep(forTimeInterval: 0.04)
+                    progress.completedUnitCount = Int64(step * 25)
+                }
+                Thread.sleep(forTimeInterval: 0.04)
+                completion(Data("done".utf8), nil)
+            }
+            return progress
+        }
+        let item = NSExtensionItem()
+        item.attachments = [provider]
+        // A Python extension that loads it, notes every message until the answer, and cancels saying what came.
+        let script = ProtocolViolationTests.script("""
+        host.send(message(2, struct.pack("<II", 1, 0) + struct.pack("<I", 11) + b"public.data" + b"\\x01"))
+        seen = []
+        while True:
+            packet = host.recv(70000)
+            kind = packet[3]
+            if kind == 36:
+                identifier, completed, total = struct.unpack("<Iqq", packet[4:24])
+                seen.append("%d/%d" % (completed, total))
+            elif kind == 33:
+                seen.append("loaded")
+                break
+        report = " ".join(seen)
+        host.send(message(6, struct.pack("<I", 5) + b"probe" + struct.pack("<Q", 1) + struct.pack("<I", len(report)) + report.encode()))
+        """)
+        let bundle = try ExtensionBundle(url: ExampleBundles.script(script, in: directory, named: "ProgressProbe"))
+        let limits = ExtensionLimits(memory: 120 << 20, afterCompletion: .milliseconds(200), grace: .milliseconds(100))
+        let run = try await ExtensionHost(limits: limits).run(bundle, items: [item])
+        guard case .cancelled(let error) = run.outcome else { Issue.record("\(run.outcome): \(run.log)"); return }
+        // In millionths: the host's progress is a tree whose fraction follows the provider's. The host samples
+        // it every 5 ms; on a loaded machine a step may pass unseen, but what is seen rises, then the answer.
+        let seen = error.localizedDescription.split(separator: " ").map(String.init)
+        #expect(seen.last == "loaded")
+        let steps = seen.dropLast()
+        #expect(!steps.isEmpty)
+        #expect(Set(steps).isSubset(of: ["250000/1000000", "500000/1000000", "750000/1000000"]))
+        #expect(Array(steps) == steps.sorted() && Set(steps).count == steps.count)
+    }
+}

@@ -27,6 +27,7 @@ struct RuntimeMessageTests {
         .loaded(id: 5, .url("file:///tmp/x")),
         .openedURL(id: 2, opened: true),
         .timeWarning(phase: "request"),
+        .progress(id: 7, completed: 250_000, total: 1_000_000),
     ]
 
     @Test("every kind of message survives encoding, and names the descriptors it needs", arguments: samples)
