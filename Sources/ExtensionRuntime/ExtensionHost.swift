@@ -106,8 +106,10 @@ private final class Session: @unchecked Sendable {
             throw ExtensionRuntimeError(bundle: bundle.url.path, problem: "the request's items describe in \(request.count) bytes; a request holds at most \(RuntimeMessage.maximumPacket)")
         }
         let problem = { (what: String) in ExtensionRuntimeError(bundle: bundle.url.path, problem: what) }
+        Self.removeContainersOfDeadHosts()
         do {
-            container = try FileSystem.createUniqueDirectory(in: FileManager.default.temporaryDirectory, prefix: "opensharing-\(bundle.name)-")
+            try FileSystem.createDirectories(Self.containers)
+            container = try FileSystem.createUniqueDirectory(in: Self.containers, prefix: "\(Processes.current)-\(bundle.name)-")
         } catch {
             throw problem("cannot make its container: \(error)")
         }
@@ -141,6 +143,18 @@ private final class Session: @unchecked Sendable {
             memoryCgroup?.remove()
             try? FileSystem.removeTree(container)
             throw problem("cannot start: \(error)")
+        }
+    }
+
+    /// Where the extensions' containers are: one directory each, `PID-NAME-XXXXXX`, PID the host's.
+    static let containers = FileManager.default.temporaryDirectory.appending(component: "opensharing-extensions")
+
+    /// Removes the containers of hosts that died before they could: a host killed mid-request leaves its
+    /// extension's container behind, and the next host tidies.
+    static func removeContainersOfDeadHosts() {
+        for name in (try? FileSystem.contentsOfDirectory(containers)) ?? [] {
+            guard let host = name.split(separator: "-").first.flatMap({ Int32($0) }), host > 0, !Processes.exists(host) else { continue }
+            try? FileSystem.removeTree(containers.appending(component: name))
         }
     }
 

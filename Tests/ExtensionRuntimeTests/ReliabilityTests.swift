@@ -56,10 +56,11 @@ enum ProcessCensus {
         }
     }
 
-    /// The runtime's containers left in the temporary directory for bundles named `name`.
+    /// The runtime's containers left for bundles named `name`, by any host.
     static func containers(of name: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? [])
-            .filter { $0.hasPrefix("opensharing-\(name)-") }
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("opensharing-extensions")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [])
+            .filter { $0.split(separator: "-").dropFirst().first.map(String.init) == name }
     }
 
     /// This process's own children running `executable`, waiting up to `timeout` for one to appear.
@@ -246,6 +247,13 @@ struct ReliabilityTests {
             try await Task.sleep(for: .milliseconds(5))
         }
         #expect(!ProcessCensus.isAlive(orphan), "the extension outlived its host by a second")
+        // The dead host could not remove its extension's container; the next host to start one does.
+        host.waitUntilExit()
+        let leftBehind = "\(host.processIdentifier)-NeverCompletes-"
+        #expect(ProcessCensus.containers(of: "NeverCompletes").contains { $0.hasPrefix(leftBehind) })
+        let next = try ExtensionBundle(url: ExampleBundles.make("Uppercase", in: directory))
+        _ = try await ExtensionHost().run(next, items: [])
+        #expect(!ProcessCensus.containers(of: "NeverCompletes").contains { $0.hasPrefix(leftBehind) })
     }
 
     /// This process's resident memory, in bytes.
