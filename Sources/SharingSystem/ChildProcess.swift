@@ -220,8 +220,12 @@ private final class Spawner: @unchecked Sendable {
         condition.unlock()
         done.lock()
         while result == nil { done.wait() }
+        // Taken out of the box the job shares, so that the spawning thread, which may release the job a
+        // moment later, holds no reference to it: a child released by its owner is killed at once.
+        let value = result!
+        result = nil
         done.unlock()
-        return result!
+        return value
     }
 
     private func loop() {
