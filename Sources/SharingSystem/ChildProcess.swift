@@ -210,9 +210,10 @@ private final class Spawner: @unchecked Sendable {
         var result: T?
         condition.lock()
         jobs.append {
-            let value = work()
+            // Moved, not copied, into the shared box: once the caller takes it, this thread holds none.
+            var value: T? = work()
             done.lock()
-            result = value
+            result = value.take()
             done.signal()
             done.unlock()
         }
@@ -221,7 +222,8 @@ private final class Spawner: @unchecked Sendable {
         done.lock()
         while result == nil { done.wait() }
         // Taken out of the box the job shares, so that the spawning thread, which may release the job a
-        // moment later, holds no reference to it: a child released by its owner is killed at once.
+        // moment later, holds no reference to it (nor does its own copy): a child released by its owner is
+        // killed at once.
         let value = result!
         result = nil
         done.unlock()
