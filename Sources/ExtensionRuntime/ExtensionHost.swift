@@ -37,9 +37,14 @@ public struct ExtensionHost: Sendable {
     ///   process); everything that happens once it runs is in the outcome.
     public func run(_ bundle: ExtensionBundle, items: [NSExtensionItem]) async throws(ExtensionRuntimeError) -> ExtensionRun {
         let limits = limits ?? .defaults(forExtensionPoint: bundle.extensionPointIdentifier)
-        let session = try Session(bundle: bundle, items: items, limits: limits, appGroupContainers: appGroupContainers,
-                                  cgroup: cgroup, openURL: openURL)
-        return await BlockingThreads.run { session.supervise() }
+        nonisolated(unsafe) let items = items
+        // Starting the process (directories, fork) and watching it block: never on Swift concurrency's few
+        // threads, which other tasks (the host's own) need meanwhile.
+        return try await BlockingThreads.run { [self] () throws(ExtensionRuntimeError) -> ExtensionRun in
+            let session = try Session(bundle: bundle, items: items, limits: limits, appGroupContainers: appGroupContainers,
+                                      cgroup: cgroup, openURL: openURL)
+            return session.supervise()
+        }
     }
 }
 
