@@ -72,7 +72,9 @@ private final class Session: @unchecked Sendable {
     private let clock = ContinuousClock()
     private let started: ContinuousClock.Instant
 
-    private let loads = Locked<[UInt32: Progress]>([:])
+    /// The loads being served, from the extension's ask until the answer goes back, each with the progress its
+    /// provider returned once it has (loads are started, and cancelled, on the supervising thread).
+    private let loads = Locked<[UInt32: Progress?]>([:])
     private let records = Locked<[ExtensionLoad]>([])
     private let opened = Locked<[URL]>([])
     private var peak = 0
@@ -195,7 +197,7 @@ private final class Session: @unchecked Sendable {
             if !receive() { break }
         }
         loads.withLock { pending in
-            pending.values.forEach { $0.cancel() }
+            pending.values.forEach { $0?.cancel() }
             pending.removeAll()
         }
         // The kernel's kill at the cgroup's memory.max is the memory limit too.
@@ -237,7 +239,7 @@ private final class Session: @unchecked Sendable {
     /// Tells the extension how far each pending load has got, in millionths (the host's progress is a tree
     /// whose fraction, not its counts, follows the provider's own), when that changed since it was last told.
     private func reportProgress() {
-        let pending = loads.withLock { $0 }
+        let pending = loads.withLock { $0.compactMapValues { $0 } }
         reportedProgress = reportedProgress.filter { pending[$0.key] != nil }
         for (id, progress) in pending {
             let now = (Int64((progress.fractionCompleted * 1_000_000).rounded()), Int64(1_000_000))
@@ -333,7 +335,7 @@ private final class Session: @unchecked Sendable {
             }
             serve(id: id, provider: providers[Int(attachment)], type: type, form: form)
         case .cancelLoad(let id):
-            loads.withLock { $0.removeValue(forKey: id) }?.cancel()
+            loads.withLock { $0.removeValue(forKey: id) }??.cancel()
         case .openURL(let id, let string):
             guard ready else { throw ProtocolViolation("openURL before ready") }
             let url = URL(string: string)
@@ -360,6 +362,8 @@ private final class Session: @unchecked Sendable {
     /// Serves one load from the host's provider, on the provider's threads; the answer goes straight back.
     private func serve(id: UInt32, provider: NSItemProvider, type: String, form: RepresentationForm) {
         let record = ExtensionLoad(typeIdentifier: type, form: form.name)
+        // Pending before the provider starts: its answer may come before its load returns.
+        loads.withLock { $0[id] = .some(nil) }
         let progress: Progress?
         switch form {
         case .data:
@@ -395,7 +399,9 @@ private final class Session: @unchecked Sendable {
             }
             progress = nil
         }
-        if let progress { loads.withLock { $0[id] = progress } }
+        loads.withLock { pending in
+            if pending[id] != nil { pending[id] = .some(progress) }
+        }
     }
 
     private func reply(_ id: UInt32, _ result: LoadResult, files: [OpenFile] = [], record: ExtensionLoad?, size: Int? = nil) {

@@ -290,4 +290,51 @@ struct ProgressTests {
         #expect(Set(steps).isSubset(of: ["250000/1000000", "500000/1000000", "750000/1000000"]))
         #expect(Array(steps) == steps.sorted() && Set(steps).count == steps.count)
     }
+
+    @Test("a load answered at once is forgotten: no progress follows its answer")
+    func nothingAfterTheAnswer() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let item = NSExtensionItem()
+        item.attachments = [AnswersBeforeReturning()]
+        // Twenty loads one after another, then 100 ms (twenty of the host's progress samplings) of listening.
+        let script = ProtocolViolationTests.script("""
+        for n in range(1, 21):
+            host.send(message(2, struct.pack("<II", n, 0) + struct.pack("<I", 11) + b"public.data" + b"\\x01"))
+            while host.recv(70000)[3] != 33:
+                pass
+        host.settimeout(0.1)
+        stray = []
+        try:
+            while True:
+                stray.append(str(host.recv(70000)[3]))
+        except socket.timeout:
+            pass
+        report = "after the answers: " + (" ".join(stray) or "nothing")
+        host.send(message(6, struct.pack("<I", 5) + b"probe" + struct.pack("<Q", 1) + struct.pack("<I", len(report)) + report.encode()))
+        """)
+        let bundle = try ExtensionBundle(url: ExampleBundles.script(script, in: directory, named: "AnswerProbe"))
+        let limits = ExtensionLimits(memory: 120 << 20, afterCompletion: .milliseconds(200), grace: .milliseconds(100))
+        let run = try await ExtensionHost(limits: limits).run(bundle, items: [item])
+        guard case .cancelled(let error) = run.outcome else { Issue.record("\(run.outcome): \(run.log)"); return }
+        #expect(error.localizedDescription == "after the answers: nothing")
+        #expect(run.loads.count == 20)
+    }
+}
+
+/// A provider whose data loads answer before they return, as a subclass may: the answer then reaches the host
+/// before the progress the load returns.
+private final class AnswersBeforeReturning: NSItemProvider, @unchecked Sendable {
+    override init() {
+        super.init()
+        registerDataRepresentation(forTypeIdentifier: "public.data", visibility: .all) { _ in nil }
+    }
+
+    override func loadDataRepresentation(forTypeIdentifier typeIdentifier: String,
+                                         completionHandler: @escaping @Sendable (Data?, (any Error)?) -> Void) -> Progress {
+        completionHandler(Data(repeating: 7, count: 64), nil)
+        let progress = Progress(totalUnitCount: 1)
+        progress.completedUnitCount = 1
+        return progress
+    }
 }
