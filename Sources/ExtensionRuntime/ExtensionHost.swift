@@ -78,6 +78,8 @@ private final class Session: @unchecked Sendable {
     private let records = Locked<[ExtensionLoad]>([])
     private let opened = Locked<[URL]>([])
     private var peak = 0
+    /// When the footprint was last read.
+    private var measuredExactly: ContinuousClock.Instant = .now - .seconds(1)
     private var ready = false
     /// The extension's end of the current channel is closed.
     private var closed = false
@@ -94,6 +96,10 @@ private final class Session: @unchecked Sendable {
 
     /// How often the supervisor reads the footprint: at 500 MB/s an allocation grows 2.5 MB in that time.
     static let memoryInterval: Duration = .milliseconds(5)
+
+    /// How often the footprint is read when the resident memory does not call for it: what only the footprint
+    /// sees (dirty pages of shared file mappings) is caught this late.
+    static let footprintInterval: Duration = .milliseconds(50)
 
     init(bundle: ExtensionBundle, items: [NSExtensionItem], limits: ExtensionLimits, appGroupContainers: URL?,
          cgroup: URL?, openURL: (@Sendable (URL) -> Bool)?) throws(ExtensionRuntimeError) {
@@ -179,8 +185,8 @@ private final class Session: @unchecked Sendable {
             checkClock()
             let channel = connected.withLock { $0 } ?? bootstrap
             let watched = closed ? [child.descriptor] : [channel.descriptor, child.descriptor]
-            let ready = (try? Poll.readable(watched, timeout: Self.memoryInterval, name: "the extension")) ?? []
-            if !closed && ready.contains(channel.descriptor) && !receive() {
+            let ready = try? Poll.readable(watched, timeout: Self.memoryInterval, name: "the extension")
+            if !closed && ready?.contains(channel.descriptor) == true && !receive() {
                 // End of file: normal once the request has ended, and usual when the process is dying.
                 closed = true
                 closedAt = clock.now
@@ -190,7 +196,8 @@ private final class Session: @unchecked Sendable {
             if closed, outcome == nil, let closedAt, clock.now >= closedAt + .milliseconds(250) {
                 kill(for: .protocolViolation("the extension closed its connection before ending the request"))
             }
-            termination = try? child.termination()
+            // The process descriptor becomes readable when the process ends.
+            if ready?.contains(child.descriptor) ?? true { termination = try? child.termination() }
         }
         // Whatever the extension sent before it ended still counts: an outcome sent just before exiting.
         while killedFor == nil, !closed, let channel = connected.withLock({ $0 }), (try? channel.waitUntilReadable(timeout: .zero)) == true {
@@ -249,7 +256,13 @@ private final class Session: @unchecked Sendable {
         }
     }
 
+    /// The footprint's walk of the page tables costs ten times the resident memory's counters, so it is read
+    /// only when the resident memory may have passed the peak (and so the limit), or every 50 ms.
     private func checkMemory() {
+        guard let resident = child.residentMemory() else { return }
+        let now = clock.now
+        guard resident > peak || now - measuredExactly >= Self.footprintInterval else { return }
+        measuredExactly = now
         guard let footprint = child.footprint() else { return }
         peak = max(peak, footprint)
         if footprint > limits.memory && killedFor == nil {

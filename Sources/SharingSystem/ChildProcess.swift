@@ -156,6 +156,7 @@ package final class ChildProcess: @unchecked Sendable {
 
     /// The process's memory footprint in bytes, as the supervisor counts it: private dirty memory plus swap
     /// (`/proc/PID/smaps_rollup`). `nil` once the process is gone, or where there is no such file.
+    /// Reading it walks the process's page tables: about 160 µs for an idle Swift process here.
     package func footprint() -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/\(identifier)/smaps_rollup", encoding: .utf8) else { return nil }
         return Self.footprint(smapsRollup: text)
@@ -163,10 +164,29 @@ package final class ChildProcess: @unchecked Sendable {
 
     /// Private_Dirty plus Swap, in bytes, from the text of an smaps_rollup file.
     package static func footprint(smapsRollup text: String) -> Int? {
+        sumOfKilobytes(["Private_Dirty:", "Swap:"], in: text)
+    }
+
+    /// The process's resident anonymous and shared memory plus swap in bytes (`/proc/PID/status`: RssAnon,
+    /// RssShmem, VmSwap): counters the kernel keeps, read in a tenth of the footprint's time. It equals the
+    /// footprint while the process has no dirty pages of shared file mappings, which only the footprint counts.
+    /// `nil` once the process is gone.
+    package func residentMemory() -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(identifier)/status", encoding: .utf8) else { return nil }
+        return Self.residentMemory(status: text)
+    }
+
+    /// RssAnon plus RssShmem plus VmSwap, in bytes, from the text of a status file.
+    package static func residentMemory(status text: String) -> Int? {
+        sumOfKilobytes(["RssAnon:", "RssShmem:", "VmSwap:"], in: text)
+    }
+
+    /// The sum of the lines `keys` name, each "Key: N kB".
+    private static func sumOfKilobytes(_ keys: [String], in text: String) -> Int? {
         var kilobytes = 0
         var found = false
-        for line in text.split(separator: "\n") where line.hasPrefix("Private_Dirty:") || line.hasPrefix("Swap:") {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        for line in text.split(separator: "\n") where keys.contains(where: { line.hasPrefix($0) }) {
+            let fields = line.split(whereSeparator: \.isWhitespace)
             guard fields.count >= 2, let value = Int(fields[1]) else { continue }
             kilobytes += value
             found = true

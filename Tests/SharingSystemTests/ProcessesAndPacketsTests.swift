@@ -122,4 +122,17 @@ struct ProcessesAndPacketsTests {
                                                  directory: URL(fileURLWithPath: "/"), channel: guest), name: "sleep")
         #expect((child.footprint() ?? 0) > 0)
     }
+
+    @Test("resident memory is anonymous and shared memory plus swap, from status")
+    func residentMemory() throws {
+        let text = "Name:\tsleep\nVmRSS:\t   21916 kB\nRssAnon:\t    1900 kB\nRssFile:\t   20016 kB\nRssShmem:\t      64 kB\nVmSwap:\t     128 kB\n"
+        #expect(ChildProcess.residentMemory(status: text) == (1900 + 64 + 128) * 1024)
+        #expect(ChildProcess.residentMemory(status: "Name:\tsleep\n") == nil)
+        let (_, guest) = try PacketChannel.pair(name: "child")
+        let child = try ChildProcess.start(.init(executable: URL(fileURLWithPath: "/bin/sleep"), arguments: ["60"], environment: [:],
+                                                 directory: URL(fileURLWithPath: "/"), channel: guest), name: "sleep")
+        // An idle process has no dirty shared file pages: the two measures agree.
+        let resident = try #require(child.residentMemory())
+        #expect(resident > 0 && resident == child.footprint())
+    }
 }
