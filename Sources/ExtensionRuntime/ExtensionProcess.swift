@@ -149,7 +149,7 @@ final class HostConnection: @unchecked Sendable {
     /// away). The returned progress cancels the load at the host.
     func load(attachment: UInt32, type: String, form: RepresentationForm,
               _ handler: @escaping @Sendable (LoadResult, [OpenFile]) -> Void) -> Progress {
-        let progress = Progress(totalUnitCount: 1)
+        let progress = SynchronizedProgress(detachedTotal: 1)
         let id: UInt32? = pending.withLock { state in
             guard !state.closed else { return nil }
             let id = state.nextIdentifier
@@ -161,8 +161,11 @@ final class HostConnection: @unchecked Sendable {
             state.progresses[id] = progress
             return id
         }
+        // The answer never comes before this returns: the provider starts its loads on the caller's thread.
         guard let id else {
-            handler(.failed(RemoteError(domain: NSItemProviderErrorDomain, code: -1, message: "the host went away")), [])
+            BlockingThreads.submit {
+                handler(.failed(RemoteError(domain: NSItemProviderErrorDomain, code: -1, message: "the host went away")), [])
+            }
             return progress
         }
         progress.cancellationHandler = { [weak self] in
@@ -180,7 +183,9 @@ final class HostConnection: @unchecked Sendable {
                 state.progresses[id] = nil
                 return state.loads.removeValue(forKey: id)
             }) {
-                handler(.failed(RemoteError(domain: NSItemProviderErrorDomain, code: -1, message: "the host went away: \(error)")), [])
+                BlockingThreads.submit {
+                    handler(.failed(RemoteError(domain: NSItemProviderErrorDomain, code: -1, message: "the host went away: \(error)")), [])
+                }
             }
         }
         return progress
@@ -223,6 +228,7 @@ final class HostConnection: @unchecked Sendable {
     private func provider(for attachment: WireAttachment, index: UInt32) -> NSItemProvider {
         let provider = NSItemProvider()
         provider.suggestedName = attachment.suggestedName
+        provider.loadersReturnAtOnce = true
         for representation in attachment.representations {
             let type = representation.type
             switch representation.form {

@@ -12,22 +12,23 @@ enum LoadedValue: @unchecked Sendable {
 
 /// One load: delivers exactly once — the value, an error, or the cancellation error, whichever comes
 /// first — and accounts its progress in stages (the provider's loader, then any copying OpenSharing does).
+///
+/// A load of a few bytes is as cheap as it can be: one progress object, and the loader's own if it returns
+/// one, which becomes the load's child for the loader's share of the units.
 final class LoadOperation: @unchecked Sendable {
     let progress = SynchronizedProgress(totalUnitCount: 100)
     private let lock = NSLock()
     private var finished = false
     private let deliver: @Sendable (Result<LoadedValue, NSError>) -> Void
-    /// A child that exists only to hear about cancellation (the consumer may set the progress's own
-    /// `cancellationHandler`; this one stays ours).
-    private let watcher = SynchronizedProgress(totalUnitCount: 1)
-    private var loaderStage: Progress?
+    /// The loader's share of the units, and what it returned and whether it called back, in either order.
+    private var loaderShare: Int64 = 0
     private var loaderProgress: Progress?
     private var loaderEnded = false
 
     init(deliver: @escaping @Sendable (Result<LoadedValue, NSError>) -> Void) {
         self.deliver = deliver
-        progress.addChild(watcher, withPendingUnitCount: 0)
-        watcher.cancellationHandler = { self.finish(.failure(NSItemProvider.cancellationError)) }
+        // Not the progress's cancellationHandler: the consumer may set that one.
+        progress.cancellationObserver = { self.finish(.failure(NSItemProvider.cancellationError)) }
     }
 
     var isCancelled: Bool { progress.isCancelled }
@@ -41,7 +42,7 @@ final class LoadOperation: @unchecked Sendable {
         finished = true
         lock.unlock()
         if first {
-            watcher.cancellationHandler = nil
+            progress.cancellationObserver = nil
             deliver(result)
         }
         if case .success(.file(_, _, let temporary?)) = result { temporary.remove() }
@@ -54,44 +55,39 @@ final class LoadOperation: @unchecked Sendable {
 
     /// Starts the stage of the provider's loader, worth `share` of the 100 units.
     func beginLoaderStage(share: Int64) {
-        let stage = SynchronizedProgress(totalUnitCount: 1)
-        progress.addChild(stage, withPendingUnitCount: share)
-        lock.lock()
-        loaderStage = stage
-        lock.unlock()
+        lock.withLock { loaderShare = share }
     }
 
-    /// Links the progress a loader returned into the loader stage: its fraction shows, and cancelling the
-    /// load cancels it.
+    /// Links the progress a loader returned into the load for the loader's share: its fraction shows, and
+    /// cancelling the load cancels it.
     func attachLoaderProgress(_ returned: Progress?) {
-        guard let returned, let stage = lock.withLock({ loaderStage }) else { return }
-        // A loader that called back before returning has had its stage counted already.
-        let ended = lock.withLock { () -> Bool in
+        guard let returned else { return }
+        // A loader that called back before returning has had its share counted already.
+        let (ended, share) = lock.withLock { () -> (Bool, Int64) in
             loaderProgress = returned
-            return loaderEnded
+            return (loaderEnded, loaderShare)
         }
-        stage.addChild(returned, withPendingUnitCount: ended ? 0 : 1)
+        progress.addChild(returned, withPendingUnitCount: ended ? 0 : share)
     }
 
-    /// The loader called back: its stage is complete, whatever its own progress says. Without a progress
-    /// of its own, the synthesized stage goes from 0 to done here.
+    /// The loader called back: its share is complete, whatever its own progress says; without a progress of
+    /// its own, its share goes from 0 to done here.
     func endLoaderStage() {
-        guard let stage = lock.withLock({ loaderStage }) else { return }
-        let attached = lock.withLock { () -> Progress? in
+        let (attached, share) = lock.withLock { () -> (Progress?, Int64) in
             loaderEnded = true
-            return loaderProgress
+            return (loaderProgress, loaderShare)
         }
         if let returned = attached {
             if returned.totalUnitCount <= 0 { returned.totalUnitCount = 1 }
             if returned.completedUnitCount < returned.totalUnitCount { returned.completedUnitCount = returned.totalUnitCount }
         } else {
-            stage.completedUnitCount = stage.totalUnitCount
+            progress.completedUnitCount += share
         }
     }
 
     /// A stage of `total` bytes of OpenSharing's own work (copying, writing, reading), worth `share` units.
     func beginStage(share: Int64, total: Int64) -> Progress {
-        let stage = SynchronizedProgress(totalUnitCount: max(total, 1))
+        let stage = SynchronizedProgress(detachedTotal: max(total, 1))
         progress.addChild(stage, withPendingUnitCount: share)
         return stage
     }

@@ -49,7 +49,7 @@ extension NSItemProvider {
             return
         }
         let options = UncheckedBox(options)
-        BlockingThreads.submit {
+        startLoad {
             switch representation.source {
             case .item(let handler):
                 handler({ item, error in once.call(item, error) }, nil, options.value)

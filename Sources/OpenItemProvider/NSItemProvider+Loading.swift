@@ -97,7 +97,7 @@ extension NSItemProvider {
         }
         let naming = Naming(suggestedName: suggestedName, type: representation.type, eligibility: openInPlaceEligibility,
                             temporaryRoot: temporaryDirectory)
-        BlockingThreads.submit {
+        startLoad {
             Self.run(representation, as: requested, naming: naming, operation: operation)
         }
         return operation.progress

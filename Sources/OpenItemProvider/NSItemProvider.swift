@@ -1,5 +1,6 @@
 public import Foundation
 public import OpenUniformTypeIdentifiers
+import SharingSystem
 
 /// A promise of one item, offered in several representations in order of fidelity, and loaded later,
 /// asynchronously, as data, as a copy of a file, or as a file opened in place.
@@ -48,6 +49,7 @@ open class NSItemProvider: NSObject, NSCopying {
         var consumer = Party.currentProcess
         var openInPlaceEligibility: @Sendable (URL) -> Bool = NSItemProvider.defaultOpenInPlaceEligibility
         var temporaryDirectory: URL?
+        var loadersReturnAtOnce = false
     }
 
     // An NSLock (a pthread mutex), which the thread sanitizer understands; it does not see Synchronization's
@@ -346,6 +348,20 @@ open class NSItemProvider: NSObject, NSCopying {
     public var temporaryDirectory: URL? {
         get { withState { $0.temporaryDirectory } }
         set { withState { $0.temporaryDirectory = newValue } }
+    }
+
+    /// Whether every loader registered here only asks another process and returns, its answer coming later on
+    /// another thread (a provider mirroring another process's): loads then start on the caller's thread,
+    /// without the hop to a background thread that a loader which may block needs.
+    package var loadersReturnAtOnce: Bool {
+        get { withState { $0.loadersReturnAtOnce } }
+        set { withState { $0.loadersReturnAtOnce = newValue } }
+    }
+
+    /// Runs `start`, which calls a registered loader: on a background thread, as Apple's loaders run, unless
+    /// the loaders return at once.
+    func startLoad(_ start: @escaping @Sendable () -> Void) {
+        if loadersReturnAtOnce { start() } else { BlockingThreads.submit(start) }
     }
 
     /// A regular file the consumer can read may be opened in place.

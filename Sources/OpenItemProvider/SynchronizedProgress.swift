@@ -10,6 +10,13 @@ package import Foundation
 package final class SynchronizedProgress: Progress, @unchecked Sendable {
     private static let lock = NSRecursiveLock()
 
+    /// A progress of `totalUnitCount` units that, unlike `init(totalUnitCount:)`, does not look up the calling
+    /// thread's current progress to join it: for the parts inside one operation, whose parent is its own.
+    package convenience init(detachedTotal totalUnitCount: Int64) {
+        self.init(parent: nil, userInfo: nil)
+        self.totalUnitCount = totalUnitCount
+    }
+
     override package var totalUnitCount: Int64 {
         get { Self.lock.withLock { super.totalUnitCount } }
         set { Self.lock.withLock { super.totalUnitCount = newValue } }
@@ -34,8 +41,21 @@ package final class SynchronizedProgress: Progress, @unchecked Sendable {
         Self.lock.withLock { super.addChild(child, withPendingUnitCount: inUnitCount) }
     }
 
+    /// Called once the progress is cancelled, directly or through its parent, besides its
+    /// `cancellationHandler`, which belongs to whoever holds the progress.
+    package var cancellationObserver: (@Sendable () -> Void)? {
+        get { Self.lock.withLock { observer } }
+        set { Self.lock.withLock { observer = newValue } }
+    }
+
+    private var observer: (@Sendable () -> Void)?
+
     override package func cancel() {
-        Self.lock.withLock { super.cancel() }
+        let observer = Self.lock.withLock { () -> (@Sendable () -> Void)? in
+            super.cancel()
+            return self.observer
+        }
+        observer?()
     }
 
     override package func pause() {
