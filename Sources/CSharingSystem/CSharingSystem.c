@@ -149,6 +149,32 @@ int csharing_memfd_is_sealed(int descriptor) {
     return (seals & every_seal) == every_seal ? 1 : 0;
 }
 
+int csharing_pipe(int descriptors[2]) {
+    return pipe2(descriptors, O_CLOEXEC);
+}
+
+ssize_t csharing_write_without_sigpipe(int descriptor, const void *bytes, size_t length) {
+    sigset_t pipe_only, previous, pending;
+    sigemptyset(&pipe_only);
+    sigaddset(&pipe_only, SIGPIPE);
+    // A SIGPIPE already pending for this thread is not ours to take.
+    sigpending(&pending);
+    int was_pending = sigismember(&pending, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_only, &previous);
+    ssize_t written = write(descriptor, bytes, length);
+    int saved = errno;
+    // The reader may go away in the middle of a write, which then returns what it wrote and raises SIGPIPE
+    // too; the next write fails with EPIPE and raises another.
+    sigpending(&pending);
+    if (!was_pending && sigismember(&pending, SIGPIPE)) {
+        const struct timespec now = {0, 0};
+        while (sigtimedwait(&pipe_only, NULL, &now) < 0 && errno == EINTR) {}
+    }
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    errno = saved;
+    return written;
+}
+
 int csharing_pidfd_open(pid_t pid) {
     return (int)syscall(SYS_pidfd_open, pid, 0);
 }
@@ -293,6 +319,10 @@ int csharing_peer_credentials(int socket, pid_t *pid, uid_t *uid) { (void)socket
 int csharing_memfd_create(const char *name) { (void)name; errno = ENOSYS; return -1; }
 int csharing_memfd_seal(int descriptor) { (void)descriptor; errno = ENOSYS; return -1; }
 int csharing_memfd_is_sealed(int descriptor) { (void)descriptor; errno = ENOSYS; return -1; }
+int csharing_pipe(int descriptors[2]) { (void)descriptors; errno = ENOSYS; return -1; }
+ssize_t csharing_write_without_sigpipe(int descriptor, const void *bytes, size_t length) {
+    (void)descriptor; (void)bytes; (void)length; errno = ENOSYS; return -1;
+}
 int csharing_pidfd_open(pid_t pid) { (void)pid; errno = ENOSYS; return -1; }
 int csharing_pidfd_send_signal(int pidfd, int signal) { (void)pidfd; (void)signal; errno = ENOSYS; return -1; }
 int csharing_pidfd_reap(int pidfd, int *status) { (void)pidfd; (void)status; errno = ENOSYS; return -1; }

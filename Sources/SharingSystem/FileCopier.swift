@@ -46,9 +46,23 @@ package enum FileCopier {
         progress: (Int64) -> Bool = { _ in true }
     ) throws(SystemError) -> Result {
         _ = try input.regularFileStatus(for: .copy)
+        return try write(destination, durable: durable) { output throws(SystemError) in
+            try copyBytes(from: input, to: output, forceBuffered: forceBuffered, progress: progress)
+        }
+    }
+
+    /// Copies a stream (the reading end of a pipe) to its end into a new file at `destination`; the bytes.
+    package static func copyStream(from input: OpenFile, to destination: URL) throws(SystemError) -> Int64 {
+        try write(destination, durable: false) { output throws(SystemError) in
+            try copyBytes(from: input, to: output, forceBuffered: true, progress: { _ in true })
+        }.bytes
+    }
+
+    /// Makes a new file at `destination` and fills it with `body`; removes it if that fails.
+    private static func write(_ destination: URL, durable: Bool, _ body: (OpenFile) throws(SystemError) -> Result) throws(SystemError) -> Result {
         let output = try OpenFile.creating(destination)
         do {
-            let result = try copyBytes(from: input, to: output, forceBuffered: forceBuffered, progress: progress)
+            let result = try body(output)
             if durable { try output.flush() }
             return result
         } catch {

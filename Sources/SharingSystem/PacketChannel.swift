@@ -7,6 +7,7 @@ import Darwin
 #endif
 import CSharingSystem
 package import Foundation
+import SystemPackage
 
 /// One end of a connected `AF_UNIX` `SOCK_SEQPACKET` socket: packets keep their boundaries, arrive in order,
 /// and may carry descriptors (`SCM_RIGHTS`). Closed when released. Sending and receiving are safe from any
@@ -135,5 +136,52 @@ package enum MemoryFile {
     /// Whether `file` is a memory file sealed against every change.
     package static func isSealed(_ file: OpenFile) -> Bool {
         csharing_memfd_is_sealed(file.descriptor) == 1
+    }
+}
+
+/// Streams of unknown length between processes: the reading end of a pipe crosses, and the side that has
+/// the stream pumps it in.
+package enum StreamPipe {
+    /// A pipe, both ends close-on-exec.
+    package static func make(name: String) throws(SystemError) -> (reading: OpenFile, writing: OpenFile) {
+        var descriptors: [CInt] = [-1, -1]
+        try Syscall.retrying(.create, name) { csharing_pipe(&descriptors) }
+        return (OpenFile.adopting(descriptors[0], path: "the pipe of \(name)"), OpenFile.adopting(descriptors[1], path: "the pipe of \(name)"))
+    }
+
+    /// Copies `source` (a FIFO, socket or device, opened non-blocking or not) into `pipe`, a pipe's writing
+    /// end, until the source ends, or until the pipe's reader goes away (then without SIGPIPE). The source is
+    /// awaited in poll(2): a FIFO whose writer has not come yet is waited for, not taken as ended, and a
+    /// reader that goes away meanwhile ends the wait. The bytes copied, and whether the source ended.
+    package static func pump(from source: OpenFile, into pipe: OpenFile) throws(SystemError) -> (bytes: Int64, ended: Bool) {
+        var entries = [pollfd(fd: source.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: pipe.descriptor, events: 0, revents: 0)]
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileCopier.chunkSize, alignment: 64)
+        defer { buffer.deallocate() }
+        var total: Int64 = 0
+        while true {
+            try Syscall.retrying(.wait, source.path) { poll(&entries, 2, -1) }
+            if entries[1].revents != 0 { return (total, false) }
+            guard entries[0].revents != 0 else { continue }
+            let count = read(source.descriptor, buffer.baseAddress, buffer.count)
+            if count < 0 {
+                let number = Errno.last
+                if number == .interrupted || number == .resourceTemporarilyUnavailable { continue }
+                throw SystemError(.read, .system(number), path: source.path)
+            }
+            if count == 0 { return (total, true) }
+            var written = 0
+            while written < count {
+                let result = csharing_write_without_sigpipe(pipe.descriptor, buffer.baseAddress! + written, count - written)
+                if result >= 0 {
+                    written += result
+                    total += Int64(result)
+                    continue
+                }
+                let number = Errno.last
+                if number == .interrupted { continue }
+                if number == .brokenPipe { return (total, false) }
+                throw SystemError(.write, .system(number), path: pipe.path)
+            }
+        }
     }
 }

@@ -135,4 +135,63 @@ struct ProcessesAndPacketsTests {
         let resident = try #require(child.residentMemory())
         #expect(resident > 0 && resident == child.footprint())
     }
+
+    @Test("a FIFO is pumped into a pipe to its end, its writer awaited rather than taken for its end")
+    func pumpToTheEnd() throws {
+        let directory = try TemporaryDirectory(in: nil)
+        defer { directory.remove() }
+        let fifo = directory.url.appendingPathComponent("stream")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let bytes = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        // Opened before any writer exists: an empty FIFO then reads as ended unless the pump waits.
+        let source = try OpenFile.reading(fifo, regularOnly: false)
+        let pumped = Locked<(bytes: Int64, ended: Bool)?>(nil)
+        let reading = try Self.pumping(source, into: pumped)
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.05)
+            let writer = FileHandle(forWritingAtPath: fifo.path)
+            writer?.write(bytes)
+            try? writer?.close()
+        }
+        var received = Data()
+        try reading.forEachChunk(size: 1 << 16) { chunk in
+            received.append(contentsOf: chunk)
+            return true
+        }
+        #expect(received == bytes)
+        #expect(pumped.withLock { $0 }?.bytes == Int64(bytes.count))
+        #expect(pumped.withLock { $0 }?.ended == true)
+    }
+
+    @Test("a pump stops, without SIGPIPE, when the pipe's reader goes away")
+    func pumpToAReaderThatLeaves() throws {
+        // A device that never ends.
+        let source = try OpenFile.reading(URL(fileURLWithPath: "/dev/zero"), regularOnly: false)
+        let pumped = Locked<(bytes: Int64, ended: Bool)?>(nil)
+        var reading: OpenFile? = try Self.pumping(source, into: pumped)
+        var first = [UInt8](repeating: 1, count: 1 << 16)
+        let count = try first.withUnsafeMutableBytes { try reading!.read(into: $0) }
+        #expect(count > 0 && first.prefix(count).allSatisfy { $0 == 0 })
+        reading = nil
+        let deadline = Date().addingTimeInterval(5)
+        while pumped.withLock({ $0 }) == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(pumped.withLock { $0 }?.ended == false)
+        #expect((pumped.withLock { $0 }?.bytes ?? 0) >= Int64(count))
+    }
+
+    /// Starts pumping `source` into a new pipe on a blocking thread; the pipe's reading end. The writing end
+    /// is the pump's alone, so the reader sees the end when the pump ends.
+    private static func pumping(_ source: OpenFile, into result: Locked<(bytes: Int64, ended: Bool)?>) throws -> OpenFile {
+        let (reading, writing) = try StreamPipe.make(name: "stream")
+        let box = Locked<OpenFile?>(writing)
+        BlockingThreads.submit {
+            let pumped: (bytes: Int64, ended: Bool)? = {
+                guard let end = box.withLock({ $0 }) else { return nil }
+                return try? StreamPipe.pump(from: source, into: end)
+            }()
+            result.withLock { $0 = pumped }
+            box.withLock { $0 = nil }
+        }
+        return reading
+    }
 }

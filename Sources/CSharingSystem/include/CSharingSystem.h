@@ -49,6 +49,13 @@ int csharing_memfd_seal(int descriptor);
 /// Whether a memory file is sealed against every change (1), not (0), or not a sealable file (-1).
 int csharing_memfd_is_sealed(int descriptor);
 
+/// A pipe, both ends close-on-exec: descriptors[0] reads, descriptors[1] writes.
+int csharing_pipe(int descriptors[2]);
+
+/// write(2) that fails with EPIPE, instead of raising SIGPIPE, when the reading end is gone: SIGPIPE is
+/// blocked in the calling thread around the write, and one the write raised is taken back.
+ssize_t csharing_write_without_sigpipe(int descriptor, const void *bytes, size_t length);
+
 /// A descriptor for process `pid` (pidfd_open), close-on-exec.
 int csharing_pidfd_open(pid_t pid);
 
