@@ -367,7 +367,7 @@ private final class Session: @unchecked Sendable {
             outcome = .cancelled(Payloads.nsError(error))
             endedAt = clock.now
             warned = nil
-        case .request, .loaded, .openedURL, .timeWarning, .progress:
+        case .request, .loaded, .openedURL, .timeWarning, .progress, .streamEnded:
             throw ProtocolViolation("a host's message (\(message.kindName)) from the extension")
         }
     }
@@ -394,8 +394,12 @@ private final class Session: @unchecked Sendable {
                 guard let url else { return reply(id, Payloads.result(for: error, fallback: "no file"), record: record) }
                 do {
                     let file = try OpenFile.reading(url, regularOnly: false)
-                    let size = (try? file.status()).map { Int($0.size) }
-                    reply(id, .file(name: url.lastPathComponent), files: [file], record: record, size: size)
+                    let status = try file.status()
+                    if status.kind == .other {
+                        stream(id, from: file, named: url.lastPathComponent, record: record)
+                    } else {
+                        reply(id, .file(name: url.lastPathComponent), files: [file], record: record, size: Int(status.size))
+                    }
                 } catch {
                     reply(id, Payloads.result(for: error, fallback: ""), record: record)
                 }
@@ -417,14 +421,53 @@ private final class Session: @unchecked Sendable {
         }
     }
 
+    /// Answers a load with a stream of unknown length: the reading end of a pipe, which a blocking thread
+    /// fills from `source` until it ends or the extension lets go of the pipe; then the extension is told how
+    /// it ended (before it sees the pipe's end), and the load's record gets its size.
+    private func stream(_ id: UInt32, from source: OpenFile, named name: String, record: ExtensionLoad) {
+        let pipe: (reading: OpenFile, writing: OpenFile)
+        do {
+            pipe = try StreamPipe.make(name: name)
+        } catch {
+            return reply(id, Payloads.result(for: error, fallback: ""), record: record)
+        }
+        var streamed = record
+        streamed.form = "stream"
+        loads.withLock { _ = $0.removeValue(forKey: id) }
+        let index = note(streamed)
+        send(.loaded(id: id, .stream(name: name)), files: [pipe.reading])
+        // The writing end lives only in the box, and closes when it is emptied, after the extension is told.
+        let writing = Locked<OpenFile?>(pipe.writing)
+        BlockingThreads.submit { [self] in
+            let pumped: (bytes: Int64, ended: Bool)? = {
+                guard let end = writing.withLock({ $0 }) else { return nil }
+                return try? StreamPipe.pump(from: source, into: end)
+            }()
+            let bytes = pumped?.bytes ?? 0
+            records.withLock { $0[index].size = Int(bytes) }
+            send(.streamEnded(id: id, bytes: UInt64(bytes), complete: pumped?.ended ?? false))
+            writing.withLock { $0 = nil }
+        }
+    }
+
+    /// Sends the answer to load `id`, and records the load (a load after the request ended is not).
     private func reply(_ id: UInt32, _ result: LoadResult, files: [OpenFile] = [], record: ExtensionLoad?, size: Int? = nil) {
         loads.withLock { _ = $0.removeValue(forKey: id) }
         if var record {
             record.size = size
             if case .failed(let error) = result { record.failure = error.message }
-            records.withLock { $0.append(record) }
+            note(record)
         }
         send(.loaded(id: id, result), files: files)
+    }
+
+    /// Adds a load to the lifecycle; its index there.
+    @discardableResult
+    private func note(_ record: ExtensionLoad) -> Int {
+        records.withLock { records in
+            records.append(record)
+            return records.count - 1
+        }
     }
 }
 
@@ -442,6 +485,7 @@ private extension RuntimeMessage {
         case .openedURL: "openedURL"
         case .timeWarning: "timeWarning"
         case .progress: "progress"
+        case .streamEnded: "streamEnded"
         }
     }
 }
@@ -465,7 +509,7 @@ extension LoadResult {
         case .bytes(let bytes), .propertyList(let bytes): bytes.count
         case .memory(let length): Int(length)
         case .url(let string), .text(let string): string.utf8.count
-        case .file, .failed: nil
+        case .file, .stream, .failed: nil
         }
     }
 }

@@ -71,6 +71,8 @@ final class HostConnection: @unchecked Sendable {
         var loads: [UInt32: @Sendable (LoadResult, [OpenFile]) -> Void] = [:]
         var progresses: [UInt32: Progress] = [:]
         var openings: [UInt32: @Sendable (Bool) -> Void] = [:]
+        /// The streams being drained, by the load they answered, until the host says how each ended.
+        var streams: [UInt32: StreamEnd] = [:]
         var closed = false
     }
 
@@ -112,7 +114,15 @@ final class HostConnection: @unchecked Sendable {
                         state.progresses[id] = nil
                         return state.loads.removeValue(forKey: id)
                     }
-                    handler?(result, packet.files)
+                    if case .stream(let name) = result, let handler, let pipe = packet.files.first {
+                        let end = StreamEnd()
+                        pending.withLock { $0.streams[id] = end }
+                        BlockingThreads.submit { Self.drain(pipe, named: name, end: end, into: handler) }
+                    } else {
+                        handler?(result, packet.files)
+                    }
+                case .streamEnded(let id, let bytes, let complete):
+                    pending.withLock { $0.streams.removeValue(forKey: id) }?.tell((bytes, complete))
                 case .progress(let id, let completed, let total):
                     // The host's units: the load's own progress follows them until its answer completes it.
                     if let progress = pending.withLock({ $0.progresses[id] }), total > 0 {
@@ -135,14 +145,15 @@ final class HostConnection: @unchecked Sendable {
 
     /// Ends every pending load and URL request with a disconnection error.
     private func endAll() {
-        let (loads, openings) = pending.withLock { state in
+        let (loads, openings, streams) = pending.withLock { state in
             state.closed = true
-            defer { state.loads = [:]; state.openings = [:]; state.progresses = [:] }
-            return (Array(state.loads.values), Array(state.openings.values))
+            defer { state.loads = [:]; state.openings = [:]; state.progresses = [:]; state.streams = [:] }
+            return (Array(state.loads.values), Array(state.openings.values), Array(state.streams.values))
         }
         let gone = LoadResult.failed(RemoteError(domain: NSItemProviderErrorDomain, code: -1, message: "the host went away"))
         loads.forEach { $0(gone, []) }
         openings.forEach { $0(false) }
+        streams.forEach { $0.tell(nil) }
     }
 
     /// Asks the host to load a representation; `handler` gets the answer once (or a failure if the host goes
@@ -275,16 +286,51 @@ final class HostConnection: @unchecked Sendable {
         return provider
     }
 
+    /// Reads a stream the host answered a load with to its end, into a file of the extension's own (in its
+    /// temporary directory, removed when `handler` returns), and answers with that file once the host says
+    /// the stream ended whole; a stream cut short, or a host gone, fails the load instead.
+    private static func drain(_ pipe: OpenFile, named name: String, end: StreamEnd,
+                              into handler: @escaping @Sendable (LoadResult, [OpenFile]) -> Void) {
+        let failed = { (why: String) in
+            handler(.failed(RemoteError(domain: NSItemProviderErrorDomain, code: -1, message: "the stream \(name): \(why)")), [])
+        }
+        let directory: TemporaryDirectory
+        let copy: URL
+        let drained: Int64
+        do {
+            directory = try TemporaryDirectory(in: nil)
+            copy = directory.url.appendingPathComponent(fileName(name))
+            drained = try FileCopier.copyStream(from: pipe, to: copy)
+        } catch {
+            // The pipe closes when this returns, which ends the host's side of the stream.
+            return failed("\(error)")
+        }
+        defer { directory.remove() }
+        guard let said = end.wait() else { return failed("the host went away while sending it") }
+        guard said.complete, said.bytes == UInt64(drained) else {
+            return failed("cut short in the host after \(said.bytes) bytes (\(drained) arrived)")
+        }
+        do {
+            handler(.file(name: name), [try OpenFile.reading(copy)])
+        } catch {
+            failed("\(error)")
+        }
+    }
+
+    /// A name the host gave that is safe as one path component.
+    private static func fileName(_ name: String) -> String {
+        name.isEmpty || name == "." || name == ".." || name.contains("/") ? "file" : name
+    }
+
     /// Hands `body` a path to a file the host passed as a descriptor: a link named as the host's file, to
     /// the descriptor's `/proc/self/fd` entry, so that the bytes are never copied to give the file a path.
     /// The link is removed, and the descriptor closed, when `body` returns.
     static func withPath(of file: OpenFile, named name: String, _ body: (URL) -> Void) {
         let target = URL(fileURLWithPath: "/proc/self/fd/\(file.descriptor)")
-        let safeName = name.isEmpty || name == "." || name == ".." || name.contains("/") ? "file" : name
         guard (try? file.status())?.kind == .regular,
               let directory = try? FileSystem.createUniqueDirectory(in: FileManager.default.temporaryDirectory, prefix: "opensharing-load-")
         else { return body(target) }
-        let link = directory.appendingPathComponent(safeName)
+        let link = directory.appendingPathComponent(fileName(name))
         if (try? FileSystem.createSymbolicLink(at: link, to: target.path)) != nil {
             body(link)
         } else {
@@ -363,5 +409,22 @@ final class HostConnection: @unchecked Sendable {
         }
         done.wait()
         return answer.withLock { $0 }!
+    }
+}
+
+/// How a stream that answered a load ended, as the host says (`nil` when the host went away first); the
+/// thread draining the stream waits for it.
+final class StreamEnd: @unchecked Sendable {
+    private let said = DispatchSemaphore(value: 0)
+    private var ending: (bytes: UInt64, complete: Bool)?
+
+    func tell(_ ending: (bytes: UInt64, complete: Bool)?) {
+        self.ending = ending
+        said.signal()
+    }
+
+    func wait() -> (bytes: UInt64, complete: Bool)? {
+        said.wait()
+        return ending
     }
 }

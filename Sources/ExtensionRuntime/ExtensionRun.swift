@@ -87,7 +87,8 @@ public enum ExitStatus: Sendable, Equatable, CustomStringConvertible {
 /// One load the extension asked for.
 public struct ExtensionLoad: Sendable, Equatable {
     public var typeIdentifier: String
-    /// How the representation was loaded: "data", "file" or "item".
+    /// How the representation was loaded: "data", "file", "item", or "stream" (a file of unknown length, a
+    /// FIFO or device in the host, crossing as a pipe; its size is known once it has ended).
     public var form: String
     /// The bytes handed over, when known.
     public var size: Int?

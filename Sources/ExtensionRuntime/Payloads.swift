@@ -80,7 +80,7 @@ enum Payloads {
                 return .failure(error(.unexpectedValueClassError, "a property list that does not read"))
             }
             return .success(object)
-        case .file(let name):
+        case .file(let name), .stream(let name):
             return .failure(error(.unexpectedValueClassError, "the file \(name) where an item was expected"))
         case .failed(let remote):
             return .failure(nsError(remote))

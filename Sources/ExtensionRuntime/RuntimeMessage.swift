@@ -33,6 +33,9 @@ package enum RuntimeMessage: Equatable, Sendable {
     case timeWarning(phase: String)
     /// How far the host's side of load `id` has got: `completed` of `total` (the host sends millionths).
     case progress(id: UInt32, completed: Int64, total: Int64)
+    /// The stream that answered load `id` has ended, after `bytes` bytes: at the source's end (`complete`),
+    /// or cut short (the source failed). Sent before the pipe's end shows.
+    case streamEnded(id: UInt32, bytes: UInt64, complete: Bool)
 
     static let magic: [UInt8] = [0x4F, 0x53]  // "OS"
     static let version: UInt8 = 1
@@ -64,6 +67,9 @@ package enum LoadResult: Equatable, Sendable {
     case memory(length: UInt64)
     /// A file, opened read-only, that the packet carries; `name` is its name in the host.
     case file(name: String)
+    /// A stream of unknown length (the host's file is a FIFO, socket or device): the packet carries the
+    /// reading end of a pipe the host pumps it into; `streamEnded` says how it ended.
+    case stream(name: String)
     /// An item that is a URL.
     case url(String)
     /// An item that is a string.
@@ -76,7 +82,7 @@ package enum LoadResult: Equatable, Sendable {
     /// How many descriptors this result takes from its packet.
     var descriptorCount: Int {
         switch self {
-        case .memory, .file: 1
+        case .memory, .file, .stream: 1
         default: 0
         }
     }
@@ -146,7 +152,7 @@ package struct ProtocolViolation: Error, Equatable, Sendable, CustomStringConver
 extension RuntimeMessage {
     private enum Kind: UInt8 {
         case ready = 1, load, cancelLoad, openURL, complete, cancel
-        case request = 32, loaded, openedURL, timeWarning, progress
+        case request = 32, loaded, openedURL, timeWarning, progress, streamEnded
     }
 
     /// The message's bytes, and how many descriptors must travel with them.
@@ -178,6 +184,8 @@ extension RuntimeMessage {
         case .progress(let id, let completed, let total):
             writer.u8(Kind.progress.rawValue); writer.u32(id)
             writer.u64(UInt64(bitPattern: completed)); writer.u64(UInt64(bitPattern: total))
+        case .streamEnded(let id, let bytes, let complete):
+            writer.u8(Kind.streamEnded.rawValue); writer.u32(id); writer.u64(bytes); writer.u8(complete ? 1 : 0)
         }
         return (writer.bytes, writer.descriptors)
     }
@@ -204,6 +212,7 @@ extension RuntimeMessage {
         case .timeWarning: message = .timeWarning(phase: try reader.string())
         case .progress:
             message = .progress(id: try reader.u32(), completed: Int64(bitPattern: try reader.u64()), total: Int64(bitPattern: try reader.u64()))
+        case .streamEnded: message = .streamEnded(id: try reader.u32(), bytes: try reader.u64(), complete: try reader.u8() != 0)
         }
         guard reader.isAtEnd else { throw ProtocolViolation("\(reader.remaining) bytes after the end of a \(kind) message") }
         guard reader.descriptors == descriptors else {
@@ -232,6 +241,7 @@ private struct WireWriter {
         case .bytes(let data): u8(1); self.data(data)
         case .memory(let length): u8(2); u64(length); descriptors += 1
         case .file(let name): u8(3); string(name); descriptors += 1
+        case .stream(let name): u8(8); string(name); descriptors += 1
         case .url(let url): u8(4); string(url)
         case .text(let text): u8(5); string(text)
         case .propertyList(let data): u8(6); self.data(data)
@@ -338,6 +348,7 @@ private struct WireReader {
         case 5: return .text(try string())
         case 6: return .propertyList(try data())
         case 7: return .failed(try error())
+        case 8: descriptors += 1; return .stream(name: try string())
         case let code: throw ProtocolViolation("unknown load result \(code) at byte \(position - 1)")
         }
     }

@@ -133,6 +133,56 @@ struct IntakeInsideExtensionTests {
         #expect(run.loads.map(\.size) == [300_000, 300_000, 300_000])
         #expect(Set(run.loads.map(\.form)) == ["data"])
     }
+
+    @Test("FileSaver: a file of unknown length (a FIFO in the host) crosses as a pipe and is saved whole")
+    func fileSaverStream() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let groups = directory.appendingPathComponent("groups")
+        let fifo = directory.appendingPathComponent("feed.bin")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let provider = NSItemProvider()
+        provider.suggestedName = "feed.bin"
+        provider.registerFileRepresentation(forTypeIdentifier: "public.data", fileOptions: [], visibility: .all) { completion in
+            completion(fifo, false, nil)
+            return nil
+        }
+        let item = NSExtensionItem()
+        item.attachments = [provider]
+        // Written in pieces, from the moment the host opens the FIFO, more than a pipe holds.
+        let bytes = Data((0..<(2 << 20) + 123).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) })
+        let writer = Thread { Self.write(bytes, toFIFO: fifo, within: 60) }
+        writer.start()
+        let bundle = try ExtensionBundle(url: ExampleBundles.make("FileSaver", in: directory))
+        let run = try await ExtensionHost(appGroupContainers: groups).run(bundle, items: [item])
+        guard case .completed = run.outcome else { Issue.record("\(run.outcome): \(run.log)"); return }
+        let saved = try delivered(in: groups)
+        #expect(saved.count == 1)
+        #expect(saved.first?.bytes == bytes)
+        #expect(run.loads.map(\.form) == ["stream"])
+        #expect(run.loads.map(\.size) == [bytes.count])
+    }
+
+    /// Opens `fifo` for writing once a reader has it open (giving up after `seconds`), and writes `bytes`.
+    private static func write(_ bytes: Data, toFIFO fifo: URL, within seconds: Double) {
+        let deadline = Date().addingTimeInterval(seconds)
+        var descriptor: Int32 = -1
+        while descriptor < 0 && Date() < deadline {
+            descriptor = open(fifo.path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            if descriptor < 0 { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        guard descriptor >= 0 else { return }
+        _ = fcntl(descriptor, F_SETFL, 0)
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, min(100_000, buffer.count - offset))
+                if written <= 0 { break }
+                offset += written
+            }
+        }
+        close(descriptor)
+    }
 }
 
 /// The cgroup tier, tested against a directory standing in for a delegated cgroup v2 directory: the machines

@@ -28,6 +28,8 @@ struct RuntimeMessageTests {
         .openedURL(id: 2, opened: true),
         .timeWarning(phase: "request"),
         .progress(id: 7, completed: 250_000, total: 1_000_000),
+        .loaded(id: 8, .stream(name: "camera feed")),
+        .streamEnded(id: 8, bytes: 5 << 30, complete: true),
     ]
 
     @Test("every kind of message survives encoding, and names the descriptors it needs", arguments: samples)
