@@ -3,7 +3,8 @@
 #   1. RuntimeTiming: a small load's round trip beside a bare 64-byte SOCK_SEQPACKET round trip between two
 #      processes (Peers/seqpacket_pingpong.c); launch to beginRequest beside spawning a Swift program with
 #      Foundation that exits (BareFoundation); the extension's footprint at beginRequest beside that
-#      program's; how far over a 120 MB limit an allocation at 500 MB/s gets. RUNS (default 11) pairs.
+#      program's; how far over a 120 MB limit an allocation at 500 MB/s gets. RUNS (default 11) pairs; then
+#      all of it again with every process on one core.
 #   2. FileSaver (an extension process, 120 MB limit) saving one file of SIZE_MB (default 1024), given as
 #      `sharing receive` is given it (openable in place, no host profile), beside
 #      `sharing receive` of the same file in one process: paired runs (PAIRS, default 5), median ratio.
@@ -41,6 +42,13 @@ bundle FileSaver "$ours/FileSaver" "$root/Examples/Extensions/FileSaver/Info.pli
 echo "== the runtime beside a bare socket and a bare Foundation program"
 pingpong=$("$work/seqpacket_pingpong" 100000)
 "$here/RuntimeTiming" "$work/bundles" "$here/BareFoundation" "$pingpong" "$runs"
+
+# On this VM a wake-up across cores costs most of a bare round trip (20 µs there, 6.7 µs on one core): the
+# same on one core shows what the runtime itself costs.
+echo
+echo "== the same with host, extension and peers all on core 0"
+pinned=$(taskset -c 0 "$work/seqpacket_pingpong" 100000)
+taskset -c 0 "$here/RuntimeTiming" "$work/bundles" "$here/BareFoundation" "$pinned" "$runs"
 
 echo
 echo "== one file of $size_mb MiB: FileSaver (its own process, 120 MB limit) beside sharing receive (one process)"
