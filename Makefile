@@ -48,6 +48,8 @@ bench:
 	Benchmarks/compare-hash.sh
 	Benchmarks/compare-receive.sh
 	Benchmarks/compare-thumbnails.sh
+	$(SWIFT) build -c release --product sharing
+	/usr/bin/python3 -W ignore Benchmarks/thumbnail-corpus.py .build/release/sharing
 	Benchmarks/compare-runtime.sh
 	cd Benchmarks && $(SWIFT) run -c release ManifestTiming
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""`sharing thumbnail --max 300` over a public image test suite, each result checked against an independent
+decoder (Pillow). The suite is Pillow's own test images (Tests/images of the Pillow 11.3.0 source release on
+PyPI, downloaded once and checked against its SHA-256): about 1,100 files of many formats made by many tools,
+broken and fuzzed ones among them. Counts per class, and the files of every class but `ok`.
+
+    Benchmarks/thumbnail-corpus.py SHARING [DATA_DIR]      (needs python3-pil; Benchmarks/compare-corpus.sh)
+
+Classes, per file:
+  ok                  both read it; same size (within a pixel), PSNR >= 25 dB
+  low PSNR            both read it, same size, PSNR below 25 dB
+  orientation         ours matches the reference turned or flipped better than as it is
+  size                the sizes differ by more than a pixel
+  refused             we refuse (exit status 1) a file of a format we read, which the reference reads
+  not our format      the reference reads a format we do not (Pillow reads many ImageIO does not)
+  both refuse         neither reads it (a broken file), or only we read it
+  crash               any exit but 0 and 1
+  hang                no answer within 20 s
+  over 100 MB         peak resident memory of the process over 100 MB
+"""
+import hashlib, math, os, signal, subprocess, sys, tarfile, tempfile, urllib.request
+from PIL import Image, ImageChops, ImageOps
+
+PILLOW = "pillow-11.3.0.tar.gz"
+URL = ("https://files.pythonhosted.org/packages/f3/0d/d0d6dea55cd152ce3d6767bb38a8fc10e33796ba4ba210cbab9354b6d238/"
+       + PILLOW)
+SHA256 = "3828ee7586cd0b2091b6209e5ad53e20d0649bbe87164a459d0676e035e8f523"
+# The formats `sharing thumbnail` reads, as Pillow names them (MPO is JPEG with more pictures after it).
+OURS = {"JPEG", "MPO", "PNG", "GIF", "WEBP", "TIFF", "HEIF", "AVIF"}
+LIMIT = 300
+
+
+def corpus(data):
+    """The suite's image files, downloaded and unpacked into DATA once."""
+    root = os.path.join(data, "pillow-tests")
+    if not os.path.isdir(root):
+        archive = os.path.join(data, PILLOW)
+        if not os.path.exists(archive):
+            with urllib.request.urlopen(URL, timeout=120) as response, open(archive + ".part", "wb") as out:
+                out.write(response.read())
+            os.rename(archive + ".part", archive)
+        digest = hashlib.sha256(open(archive, "rb").read()).hexdigest()
+        if digest != SHA256:
+            sys.exit(f"{archive}: SHA-256 {digest}, expected {SHA256}")
+        with tarfile.open(archive) as tar:
+            members = [m for m in tar.getmembers() if m.isfile() and "/Tests/images/" in m.name]
+            for member in members:
+                member.name = member.name.split("/Tests/images/", 1)[1]
+            tar.extractall(root + ".part", members=members)
+        os.rename(root + ".part", root)
+    files = []
+    for directory, _, names in os.walk(root):
+        files += [os.path.join(directory, name) for name in names]
+    return root, sorted(files)
+
+
+def reference(path):
+    """Pillow's thumbnail, upright, as RGB; or (None, format) when Pillow cannot read the file."""
+    try:
+        with Image.open(path) as image:
+            kind = image.format
+            image.load()
+            upright = ImageOps.exif_transpose(image)
+            upright.thumbnail((LIMIT, LIMIT))
+            return flatten(upright), kind
+    except Exception:
+        try:
+            with Image.open(path) as image:
+                return None, image.format
+        except Exception:
+            return None, None
+
+
+def flatten(image):
+    """RGB, transparency over white (as the JPEG thumbnails are)."""
+    if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
+        image = image.convert("RGBA")
+        white = Image.new("RGBA", image.size, (255, 255, 255, 255))
+        return Image.alpha_composite(white, image).convert("RGB")
+    return image.convert("RGB")
+
+
+def psnr(a, b):
+    difference = ImageChops.difference(a, b)
+    histogram = difference.histogram()
+    squares = sum(count * (value % 256) ** 2 for value, count in enumerate(histogram))
+    mse = squares / (a.size[0] * a.size[1] * 3)
+    return 99.0 if mse == 0 else 10 * math.log10(255 ** 2 / mse)
+
+
+def ours(sharing, path, output, work):
+    """Exit status (None for a hang, a negative signal number for a crash), peak resident memory in KB (GNU
+    time's, of the sharing process alone), the last line of errors."""
+    measured, errors = os.path.join(work, "time"), os.path.join(work, "errors")
+    command = ["/usr/bin/time", "-f", "%x %M", "-o", measured, sharing, "thumbnail", path, "--max", str(LIMIT), "-o", output]
+    with open(errors, "wb") as sink:
+        # A session of its own, so that a hang is ended with every process in it.
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=sink, start_new_session=True)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            return None, 0, "no answer in 20 s"
+    lines = open(measured).read().strip().splitlines()
+    status, peak = (int(field) for field in lines[-1].split())
+    if any(line.startswith("Command terminated by signal") for line in lines):
+        status = -int(lines[0].rsplit(" ", 1)[1])
+    messages = open(errors, "rb").read().decode(errors="replace").strip().splitlines()
+    return status, peak, messages[-1] if messages else ""
+
+
+def classify(sharing, path, work):
+    output = os.path.join(work, "thumbnail.png")
+    if os.path.exists(output):
+        os.remove(output)
+    status, peak, message = ours(sharing, path, output, work)
+    expected, kind = reference(path)
+    if status is None:
+        return "hang", message, peak
+    if status not in (0, 1):
+        return "crash", f"{'signal ' + str(-status) if status < 0 else 'exit ' + str(status)}: {message}", peak
+    if peak > 100 * 1024:
+        return "over 100 MB", f"{peak} KB", peak
+    if status == 1 or not os.path.exists(output):
+        if expected is None:
+            return "both refuse", message, peak
+        if kind not in OURS:
+            return "not our format", kind, peak
+        return "refused", message, peak
+    if expected is None:
+        return "both refuse", f"only we read it ({kind or 'unknown to Pillow'})", peak
+    with Image.open(output) as made:
+        made = flatten(made)
+    (w, h), (ew, eh) = made.size, expected.size
+    if abs(w - ew) > 1 or abs(h - eh) > 1:
+        if abs(w - eh) <= 1 and abs(h - ew) <= 1:
+            return "orientation", f"{w}x{h}, reference {ew}x{eh}", peak
+        return "size", f"{w}x{h}, reference {ew}x{eh}", peak
+    made = made.resize(expected.size)
+    quality = psnr(made, expected)
+    turned = max(psnr(made, expected.transpose(t)) for t in (Image.FLIP_LEFT_RIGHT, Image.FLIP_TOP_BOTTOM, Image.ROTATE_180)
+                 if expected.transpose(t).size == made.size)
+    if turned > quality + 6 and turned > 25:
+        return "orientation", f"{quality:.1f} dB as is, {turned:.1f} dB turned", peak
+    if quality < 25:
+        return "low PSNR", f"{quality:.1f} dB", peak
+    return "ok", f"{quality:.1f} dB", peak
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    sharing = sys.argv[1]
+    data = sys.argv[2] if len(sys.argv) > 2 else "/var/tmp/opensharing-bench"
+    os.makedirs(data, exist_ok=True)
+    root, files = corpus(data)
+    order = ["ok", "refused", "size", "orientation", "low PSNR", "crash", "hang", "over 100 MB", "not our format", "both refuse"]
+    found = {name: [] for name in order}
+    peaks = []
+    with tempfile.TemporaryDirectory() as work:
+        for path in files:
+            name, detail, peak = classify(sharing, path, work)
+            found[name].append((os.path.relpath(path, root), detail))
+            peaks.append(peak)
+    print(f"{len(files)} files of Pillow 11.3.0's Tests/images; sharing thumbnail --max {LIMIT} against Pillow {Image.__version__}")
+    print(f"peak resident memory: at most {max(peaks) // 1024} MB")
+    for name in order:
+        print(f"{name:16} {len(found[name]):5}")
+    for name in order[1:]:
+        if found[name]:
+            print(f"\n{name}:")
+            for path, detail in found[name]:
+                print(f"  {path}: {detail}")
+
+
+if __name__ == "__main__":
+    main()
