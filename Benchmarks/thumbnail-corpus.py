@@ -60,7 +60,10 @@ def reference(path):
         with Image.open(path) as image:
             kind = image.format
             image.load()
-            upright = ImageOps.exif_transpose(image)
+            # Pillow (9.4, Debian 12's) turns a TIFF upright as it loads it, and exif_transpose would turn it
+            # again: the orientation tag stays.
+            upright = image if kind == "TIFF" else ImageOps.exif_transpose(image)
+            upright = eight_bits(with_alpha(upright))
             upright.thumbnail((LIMIT, LIMIT))
             return flatten(upright), kind
     except Exception:
@@ -69,6 +72,33 @@ def reference(path):
                 return None, image.format
         except Exception:
             return None, None
+
+
+def with_alpha(image):
+    """A tRNS colour (PNG's transparency in an image without a palette) as an alpha channel."""
+    transparent = image.info.get("transparency")
+    if transparent is None or image.mode in ("RGBA", "LA", "PA"):
+        return image
+    if image.mode in ("I", "I;16", "I;16B"):
+        alpha = image.point(lambda value: 0 if value == transparent else 255).convert("L")
+        grey = eight_bits(image)
+        return Image.merge("LA", (grey, alpha))
+    return image.convert("RGBA")
+
+
+def eight_bits(image):
+    """Grey levels as 8 bits before resampling: Pillow resamples a bilevel image by its nearest pixel only, and
+    converts 16- and 32-bit samples by clipping them, not scaling (every decoder of ImageIO's kind scales)."""
+    if image.mode == "1":
+        return image.convert("L")
+    if image.mode.startswith("I;16"):
+        return image.point(lambda value: value / 257, "L") if image.mode in ("I;16", "I;16L", "I;16B", "I;16N") else image.convert("L")
+    if image.mode in ("I", "F"):
+        low, high = image.getextrema()
+        scale = 255 / max(high - low, 1) if image.mode == "F" or high > 65535 else 255 / 65535
+        offset = -low if image.mode == "F" or high > 65535 else 0
+        return image.point(lambda value: (value + offset) * scale).convert("L")
+    return image
 
 
 def flatten(image):

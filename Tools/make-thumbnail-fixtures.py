@@ -6,7 +6,7 @@ rotation and mirroring assembled by Tools/heif_assemble.py, and checked by decod
 
 Run from the repository root: Tools/make-thumbnail-fixtures.py (needs python3-pil, imagemagick, libheif-examples).
 """
-import io, math, os, struct, subprocess, sys, tempfile
+import io, math, os, struct, subprocess, sys, tempfile, zlib
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageOps, ImageStat
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -48,6 +48,28 @@ for orientation in range(1, 9):
 stored(6).save(f"{OUT}/png-6.png", exif=exif(6))
 # TIFF: Pillow's strips (JPEG-compressed, orientation tag 274), ImageMagick's tiles, and unassociated alpha.
 stored(5).save(f"{OUT}/tiff-5.tif", compression="jpeg", quality=95, tiffinfo={274: 5})
+
+def bigtiff(image, path):
+    """`image` (RGB) as a BigTIFF, which Pillow does not write: 8-byte counts and offsets, 20-byte entries, one
+    Deflate-compressed strip, written by hand after the BigTIFF design (libtiff's "BigTIFF File Format")."""
+    data = zlib.compress(image.tobytes(), 9)
+    width, height = image.size
+    entries = [  # tag, type (3 SHORT, 4 LONG, 16 LONG8), values
+        (256, 4, [width]), (257, 4, [height]), (258, 3, [8, 8, 8]), (259, 3, [8]), (262, 3, [2]),
+        (273, 16, [None]), (277, 3, [3]), (278, 4, [height]), (279, 16, [len(data)]), (284, 3, [1]),
+    ]
+    directory = 16
+    start = directory + 8 + 20 * len(entries) + 8
+    packing = {3: "H", 4: "I", 16: "Q"}
+    table = struct.pack("<Q", len(entries))
+    for tag, kind, values in entries:
+        values = [start if value is None else value for value in values]
+        field = struct.pack("<" + packing[kind] * len(values), *values)
+        table += struct.pack("<HHQ", tag, kind, len(values)) + field.ljust(8, b"\0")
+    with open(path, "wb") as out:
+        out.write(b"II" + struct.pack("<HHHQ", 43, 8, 0, directory) + table + struct.pack("<Q", 0) + data)
+    assert Image.open(path).convert("RGB").tobytes() == image.tobytes()
+bigtiff(scene, f"{OUT}/tiff-big.tif")
 stored(8).save(f"{OUT}/webp-8.webp", quality=95, exif=exif(8))
 scene.save(f"{OUT}/jpeg-progressive.jpg", quality=95, progressive=True)
 scene.convert("L").save(f"{OUT}/jpeg-gray.jpg", quality=95)

@@ -33,8 +33,7 @@ enum HeaderReader {
         case .gif: return .gif
         case .webP: return .webp
         case .heic, .heif, .avif: return .heif
-        case .tiff: return .tiff
-        case .bigTIFF: throw ThumbnailError.unsupported("a BigTIFF image, which is not read here")
+        case .tiff, .bigTIFF: return .tiff
         case let other?: throw ThumbnailError.unsupported("\(other.typeIdentifier), not an image read here (JPEG, PNG, GIF, WebP, HEIF or TIFF)")
         case nil: throw ThumbnailError.unsupported("not a JPEG, PNG, GIF, WebP, HEIF or TIFF image (the first bytes are no known signature)")
         }
@@ -187,8 +186,8 @@ enum HeaderReader {
 
     /// The first image's size, orientation and alpha, and how many images the file holds.
     private static func tiff(_ source: some ByteSource) throws(ThumbnailError) -> ImageHeader {
-        let (bigEndian, first) = try TIFFDirectory.header(of: source)
-        let directory = try TIFFDirectory(source, at: first, bigEndian: bigEndian)
+        let (layout, first) = try TIFFDirectory.header(of: source)
+        let directory = try TIFFDirectory(source, at: first, layout: layout)
         guard let width = try directory.integer(256, in: source), let height = try directory.integer(257, in: source), width > 0, height > 0 else {
             throw .corrupt("TIFF: the first directory gives no size")
         }
@@ -199,7 +198,7 @@ enum HeaderReader {
         var frames = 1
         var seen: Set<Int> = [first]
         var next = directory.next
-        while next != 0, frames < 10_000, seen.insert(next).inserted, let following = try? TIFFDirectory(source, at: next, bigEndian: bigEndian) {
+        while next != 0, frames < 10_000, seen.insert(next).inserted, let following = try? TIFFDirectory(source, at: next, layout: layout) {
             frames += 1
             next = following.next
         }

@@ -36,7 +36,7 @@ struct ThumbnailReferenceTests {
         ("heic.heic", "reference.png"), ("heic-thumbnail.heic", "reference.png"), ("heic-grid-1.heic", "reference.png"),
         ("heic-alpha.heic", "reference-alpha.png"), ("webp-animated.webp", "reference.png"),
         ("webp-animated-offset.webp", "reference-animated-offset.png"), ("tiff-5.tif", "reference.png"),
-        ("tiff-tiled.tif", "reference.png"), ("tiff-alpha.tif", "reference-alpha.png"),
+        ("tiff-tiled.tif", "reference.png"), ("tiff-alpha.tif", "reference-alpha.png"), ("tiff-big.tif", "reference.png"),
     ]
 
     @Test("each format (an animation: its first frame): 100 px on the longer side, upright, within 30 dB of the reference", arguments: stills)
@@ -187,6 +187,7 @@ struct ImageHeaderTests {
             ("heic.heic", ImageHeader(format: .heif, width: 480, height: 320, orientation: .up, frameCount: 1, hasAlpha: false)),
             ("tiff-5.tif", ImageHeader(format: .tiff, width: 320, height: 480, orientation: .leftMirrored, frameCount: 1, hasAlpha: false)),
             ("tiff-alpha.tif", ImageHeader(format: .tiff, width: 480, height: 320, orientation: .up, frameCount: 1, hasAlpha: true)),
+            ("tiff-big.tif", ImageHeader(format: .tiff, width: 480, height: 320, orientation: .up, frameCount: 1, hasAlpha: false)),
             ("webp-animated.webp", ImageHeader(format: .webp, width: 480, height: 320, orientation: .up, frameCount: 2, hasAlpha: false)),
             ("heic-grid-6.heic", ImageHeader(format: .heif, width: 320, height: 480, orientation: .right, frameCount: 1, hasAlpha: false)),
             ("heic-alpha.heic", ImageHeader(format: .heif, width: 480, height: 320, orientation: .up, frameCount: 1, hasAlpha: true)),
