@@ -70,6 +70,27 @@ def bigtiff(image, path):
         out.write(b"II" + struct.pack("<HHHQ", 43, 8, 0, directory) + table + struct.pack("<Q", 0) + data)
     assert Image.open(path).convert("RGB").tobytes() == image.tobytes()
 bigtiff(scene, f"{OUT}/tiff-big.tif")
+
+def gif_without_colors(path):
+    """A 16 × 16 GIF with neither a global nor a local colour table (Pillow always writes one): pixel (x, y)
+    is index 16 × y + x. Its LZW codes are all literal, 9 bits each, with a clear code before the table
+    would widen them."""
+    codes, bits, width = [256], 0, 0
+    for index, value in enumerate(range(256)):
+        if index and index % 254 == 0:
+            codes.append(256)
+        codes.append(value)
+    codes.append(257)
+    stream = 0
+    for position, code in enumerate(codes):
+        stream |= code << (9 * position)
+    data = stream.to_bytes((9 * len(codes) + 7) // 8, "little")
+    blocks = b"".join(bytes([len(data[i:i + 255])]) + data[i:i + 255] for i in range(0, len(data), 255))
+    with open(path, "wb") as out:
+        out.write(b"GIF89a" + struct.pack("<HHBBB", 16, 16, 0, 0, 0)
+                  + b"," + struct.pack("<HHHHB", 0, 0, 16, 16, 0) + bytes([8]) + blocks + b"\0;")
+    assert list(Image.open(path).convert("L").getdata()) == list(range(256))
+gif_without_colors(f"{OUT}/gif-no-colors.gif")
 stored(8).save(f"{OUT}/webp-8.webp", quality=95, exif=exif(8))
 scene.save(f"{OUT}/jpeg-progressive.jpg", quality=95, progressive=True)
 scene.convert("L").save(f"{OUT}/jpeg-gray.jpg", quality=95)

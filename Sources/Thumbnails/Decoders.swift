@@ -180,8 +180,10 @@ enum GIFDecoder {
                               size: (Int, Int), output: (Int, Int)) throws(ThumbnailError) -> Resampler {
         let image = gif.pointee.Image
         let (left, top, frameWidth, frameHeight) = (Int(image.Left), Int(image.Top), Int(image.Width), Int(image.Height))
-        guard let colors = image.ColorMap ?? gif.pointee.SColorMap else { throw .corrupt("GIF: the first frame has no colors") }
+        // Without a colour table, local or global, each index is a grey level, as other decoders read it.
+        let colors = image.ColorMap ?? gif.pointee.SColorMap
         let palette = (0..<256).map { index -> (UInt8, UInt8, UInt8) in
+            guard let colors else { return (UInt8(index), UInt8(index), UInt8(index)) }
             guard index < Int(colors.pointee.ColorCount) else { return (0, 0, 0) }
             let color = colors.pointee.Colors[index]
             return (color.Red, color.Green, color.Blue)

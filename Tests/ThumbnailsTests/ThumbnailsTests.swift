@@ -406,3 +406,14 @@ struct ResamplerTests {
         #expect(sparse.image.count == inOrder.image.count)
     }
 }
+
+@Suite("Files other decoders read")
+struct TolerantDecodingTests {
+    @Test("a GIF with no colour table at all reads each index as a grey level")
+    func gifWithoutColors() throws {
+        let thumbnail = try Thumbnailer(maxPixelSize: 16).thumbnail(of: fixture("gif-no-colors.gif"))
+        #expect((thumbnail.width, thumbnail.height) == (16, 16))
+        // Pixel (x, y) is index 16y + x: grey at that level.
+        #expect(thumbnail.rgbOnWhite() == (0..<256).flatMap { [UInt8($0), UInt8($0), UInt8($0)] })
+    }
+}
