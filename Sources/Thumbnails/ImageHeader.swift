@@ -61,7 +61,10 @@ enum HeaderReader {
         while true {
             // Markers may be padded with any number of 0xFF bytes.
             var marker = try source.bytes(at: offset, count: 2)
-            guard marker[0] == 0xFF else { throw .corrupt("JPEG: no marker at byte \(offset)") }
+            if marker[0] != 0xFF {
+                offset = try nextMarker(in: source, from: offset)
+                marker = try source.bytes(at: offset, count: 2)
+            }
             while marker[1] == 0xFF {
                 offset += 1
                 marker = try source.bytes(at: offset, count: 2)
@@ -91,6 +94,22 @@ enum HeaderReader {
                 break
             }
             offset += 2 + length
+        }
+    }
+
+    /// Where the next marker starts, at or after `offset`. Stray bytes before a marker (junk after a segment,
+    /// or a segment whose length is a byte off, as some Photoshop and Adobe segments' are) are skipped, as
+    /// libjpeg skips them ("extraneous bytes before marker", a warning) and every viewer reads on.
+    private static func nextMarker(in source: some ByteSource, from offset: Int) throws(ThumbnailError) -> Int {
+        var position = offset
+        while true {
+            let chunk = try source.bytes(at: position, count: 4096, exact: false)
+            guard chunk.count >= 2 else { throw .corrupt("JPEG: no marker after byte \(offset)") }
+            // 0xFF 0x00 is a stuffed byte of entropy-coded data, not a marker.
+            if let index = (0..<(chunk.count - 1)).first(where: { chunk[$0] == 0xFF && chunk[$0 + 1] != 0x00 }) {
+                return position + index
+            }
+            position += chunk.count - 1
         }
     }
 

@@ -417,3 +417,37 @@ struct TolerantDecodingTests {
         #expect(thumbnail.rgbOnWhite() == (0..<256).flatMap { [UInt8($0), UInt8($0), UInt8($0)] })
     }
 }
+
+extension TolerantDecodingTests {
+    @Test("stray bytes before a JPEG marker are skipped, as libjpeg skips them", arguments: ["junk after a segment", "a length one byte short"])
+    func jpegStrayBytes(_ damage: String) throws {
+        // jpeg-1.jpg's first segment after SOI, its length at bytes 4–5, damaged one of two ways.
+        var bytes = Array(try Data(contentsOf: fixture("jpeg-1.jpg")))
+        #expect(bytes[2] == 0xFF && bytes[3] >= 0xE0)
+        let length = Int(bytes[4]) << 8 | Int(bytes[5])
+        if damage == "junk after a segment" {
+            bytes.insert(contentsOf: [0x12, 0x34, 0x56], at: 4 + length)
+        } else {
+            bytes[5] -= 1
+        }
+        let directory = try TemporaryDirectory(in: nil)
+        defer { directory.remove() }
+        let url = directory.url.appendingPathComponent("damaged.jpg")
+        try Data(bytes).write(to: url)
+        let header = try Thumbnailer.header(of: url)
+        #expect((header.width, header.height) == (480, 320))
+        let thumbnail = try Thumbnailer(maxPixelSize: 100).thumbnail(of: url)
+        #expect((thumbnail.width, thumbnail.height) == (100, 67))
+        #expect(psnr(thumbnail, try reference("reference.png")) >= 30)
+    }
+
+    @Test("a JPEG with no marker after stray bytes is refused, naming where the search began")
+    func jpegNoMarker() throws {
+        let directory = try TemporaryDirectory(in: nil)
+        defer { directory.remove() }
+        let url = directory.url.appendingPathComponent("junk.jpg")
+        // SOI, a comment segment of two bytes, then nothing but spaces.
+        try Data([0xFF, 0xD8, 0xFF, 0xFE, 0x00, 0x04, 0x41, 0x42] + [UInt8](repeating: 0x20, count: 10_000)).write(to: url)
+        #expect(throws: ThumbnailError.corrupt("JPEG: no marker after byte 8")) { try Thumbnailer.header(of: url) }
+    }
+}
