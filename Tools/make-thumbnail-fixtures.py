@@ -7,7 +7,7 @@ rotation and mirroring assembled by Tools/heif_assemble.py, and checked by decod
 Run from the repository root: Tools/make-thumbnail-fixtures.py (needs python3-pil, imagemagick, libheif-examples).
 """
 import io, math, os, struct, subprocess, sys, tempfile, zlib
-from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageOps, ImageStat
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageOps, ImageStat, PngImagePlugin
 
 sys.path.insert(0, os.path.dirname(__file__))
 import heif_assemble
@@ -91,6 +91,20 @@ def gif_without_colors(path):
                   + b"," + struct.pack("<HHHHB", 0, 0, 16, 16, 0) + bytes([8]) + blocks + b"\0;")
     assert list(Image.open(path).convert("L").getdata()) == list(range(256))
 gif_without_colors(f"{OUT}/gif-no-colors.gif")
+
+def png_with_xmp(orientation, form, path):
+    """A PNG whose only orientation is XMP's tiff:Orientation in an iTXt chunk, as macOS writes it when Finder
+    turns a PNG: as an attribute or as an element."""
+    value = (f'tiff:Orientation="{orientation}"/>' if form == "attribute"
+             else f'><tiff:Orientation>{orientation}</tiff:Orientation></rdf:Description>')
+    xmp = ('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+           '<rdf:Description rdf:about="" xmlns:tiff="http://ns.adobe.com/tiff/1.0/" ' + value + '</rdf:RDF></x:xmpmeta>')
+    info = PngImagePlugin.PngInfo()
+    info.add_itxt("XML:com.adobe.xmp", xmp)
+    stored(orientation).save(path, pnginfo=info)
+    assert ImageOps.exif_transpose(Image.open(path)).size == scene.size
+png_with_xmp(6, "attribute", f"{OUT}/png-xmp-6.png")
+png_with_xmp(8, "element", f"{OUT}/png-xmp-8.png")
 stored(8).save(f"{OUT}/webp-8.webp", quality=95, exif=exif(8))
 scene.save(f"{OUT}/jpeg-progressive.jpg", quality=95, progressive=True)
 scene.convert("L").save(f"{OUT}/jpeg-gray.jpg", quality=95)

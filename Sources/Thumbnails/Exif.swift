@@ -10,6 +10,37 @@ enum Exif {
     }
 }
 
+/// The orientation XMP gives (`tiff:Orientation`, as an attribute or an element), which is how macOS writes a
+/// PNG's orientation when Finder or `sips` turns it.
+enum XMP {
+    /// An iTXt chunk's data when it is uncompressed XMP (keyword "XML:com.adobe.xmp"); nil without a valid
+    /// orientation.
+    static func orientation(inTextChunk chunk: [UInt8]) -> ImageOrientation? {
+        let keyword = Array("XML:com.adobe.xmp".utf8) + [0]
+        // Keyword, compression flag and method, language tag, translated keyword, then the text.
+        guard chunk.starts(with: keyword), chunk.count > keyword.count + 2, chunk[keyword.count] == 0 else { return nil }
+        var rest = chunk[(keyword.count + 2)...]
+        for _ in 0..<2 {
+            guard let end = rest.firstIndex(of: 0) else { return nil }
+            rest = rest[(end + 1)...]
+        }
+        return orientation(inPacket: Array(rest))
+    }
+
+    static func orientation(inPacket packet: [UInt8]) -> ImageOrientation? {
+        let name = Array("tiff:Orientation".utf8)
+        guard let start = packet.indices.first(where: { packet[$0...].starts(with: name) }) else { return nil }
+        // `tiff:Orientation="6"` or `<tiff:Orientation>6</…>`: the first digit after the name's `=` or `>`.
+        var index = start + name.count
+        while index < packet.count, [UInt8(ascii: " "), UInt8(ascii: "=")].contains(packet[index]) { index += 1 }
+        guard index < packet.count, [UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: ">")].contains(packet[index]) else { return nil }
+        index += 1
+        guard index < packet.count, (UInt8(ascii: "1")...UInt8(ascii: "8")).contains(packet[index]),
+              index + 1 == packet.count || !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(packet[index + 1]) else { return nil }
+        return ImageOrientation(rawValue: Int(packet[index] - UInt8(ascii: "0")))
+    }
+}
+
 /// A TIFF image file directory: the structure of TIFF files, and of EXIF, which is a TIFF inside a JPEG,
 /// PNG or WebP. Classic TIFF and BigTIFF (8-byte counts and offsets) alike.
 struct TIFFDirectory {

@@ -128,9 +128,11 @@ enum HeaderReader {
         guard valid[color]?.contains(depth) == true else { throw .corrupt("PNG: color type \(color) with bit depth \(depth)") }
         guard fields[4] <= 1 else { throw .corrupt("PNG: interlace method \(fields[4])") }
         var hasAlpha = color == 4 || color == 6
-        var orientation = ImageOrientation.up
+        var exifOrientation: ImageOrientation?
+        var xmpOrientation: ImageOrientation?
         var frames = 1
-        // The chunks before the image data: transparency, orientation (eXIf), animation (acTL).
+        // The chunks before the image data: transparency, orientation (eXIf, else XMP's tiff:Orientation in an
+        // iTXt chunk, as ImageIO reads it: see docs/thumbnails.md), animation (acTL).
         var offset = 33
         while true {
             let length = Int(try source.uint32(at: offset, bigEndian: true))
@@ -138,13 +140,15 @@ enum HeaderReader {
             guard length <= Int(Int32.max) else { throw .corrupt("PNG: a chunk of \(length) bytes at byte \(offset)") }
             switch type {
             case "IDAT", "IEND":
-                return ImageHeader(format: .png, width: width, height: height, orientation: orientation, frameCount: frames, hasAlpha: hasAlpha)
+                return ImageHeader(format: .png, width: width, height: height, orientation: exifOrientation ?? xmpOrientation ?? .up,
+                                   frameCount: frames, hasAlpha: hasAlpha)
             case "tRNS":
                 hasAlpha = true
             case "eXIf":
-                if let found = Exif.orientation(in: try source.bytes(at: offset + 8, count: min(length, 1 << 16), exact: false)) {
-                    orientation = found
-                }
+                exifOrientation = Exif.orientation(in: try source.bytes(at: offset + 8, count: min(length, 1 << 16), exact: false))
+            case "iTXt":
+                let text = try source.bytes(at: offset + 8, count: min(length, 1 << 16), exact: false)
+                xmpOrientation = XMP.orientation(inTextChunk: text) ?? xmpOrientation
             case "acTL":
                 frames = max(1, Int(try source.uint32(at: offset + 8, bigEndian: true)))
             default:

@@ -37,6 +37,7 @@ struct ThumbnailReferenceTests {
         ("heic-alpha.heic", "reference-alpha.png"), ("webp-animated.webp", "reference.png"),
         ("webp-animated-offset.webp", "reference-animated-offset.png"), ("tiff-5.tif", "reference.png"),
         ("tiff-tiled.tif", "reference.png"), ("tiff-alpha.tif", "reference-alpha.png"), ("tiff-big.tif", "reference.png"),
+        ("png-xmp-6.png", "reference.png"), ("png-xmp-8.png", "reference.png"),
     ]
 
     @Test("each format (an animation: its first frame): 100 px on the longer side, upright, within 30 dB of the reference", arguments: stills)
@@ -449,5 +450,13 @@ extension TolerantDecodingTests {
         // SOI, a comment segment of two bytes, then nothing but spaces.
         try Data([0xFF, 0xD8, 0xFF, 0xFE, 0x00, 0x04, 0x41, 0x42] + [UInt8](repeating: 0x20, count: 10_000)).write(to: url)
         #expect(throws: ThumbnailError.corrupt("JPEG: no marker after byte 8")) { try Thumbnailer.header(of: url) }
+    }
+
+    @Test("XMP's orientation is read as an attribute or an element, and only the digit it gives", arguments: [
+        ("<rdf:Description tiff:Orientation=\"6\"/>", 6), ("<tiff:Orientation>8</tiff:Orientation>", 8),
+        ("tiff:Orientation = '3'", 3), ("tiff:Orientation=\"9\"", nil), ("tiff:Orientation=\"16\"", nil), ("<x:xmpmeta/>", nil),
+    ] as [(String, Int?)])
+    func xmpOrientation(_ packet: String, _ expected: Int?) {
+        #expect(XMP.orientation(inPacket: Array(packet.utf8))?.rawValue == expected)
     }
 }
