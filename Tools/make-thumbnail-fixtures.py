@@ -49,27 +49,51 @@ stored(6).save(f"{OUT}/png-6.png", exif=exif(6))
 # TIFF: Pillow's strips (JPEG-compressed, orientation tag 274), ImageMagick's tiles, and unassociated alpha.
 stored(5).save(f"{OUT}/tiff-5.tif", compression="jpeg", quality=95, tiffinfo={274: 5})
 
-def bigtiff(image, path):
-    """`image` (RGB) as a BigTIFF, which Pillow does not write: 8-byte counts and offsets, 20-byte entries, one
-    Deflate-compressed strip, written by hand after the BigTIFF design (libtiff's "BigTIFF File Format")."""
-    data = zlib.compress(image.tobytes(), 9)
-    width, height = image.size
+def tiff_by_hand(path, size, data, bits, samples, photometric, compression=1, big=False):
+    """A TIFF of one strip of `data` written by hand, for what Pillow does not write: BigTIFF (8-byte counts
+    and offsets, 20-byte entries; libtiff's "BigTIFF File Format"), or samples of 12 bits."""
+    width, height = size
     entries = [  # tag, type (3 SHORT, 4 LONG, 16 LONG8), values
-        (256, 4, [width]), (257, 4, [height]), (258, 3, [8, 8, 8]), (259, 3, [8]), (262, 3, [2]),
-        (273, 16, [None]), (277, 3, [3]), (278, 4, [height]), (279, 16, [len(data)]), (284, 3, [1]),
+        (256, 4, [width]), (257, 4, [height]), (258, 3, [bits] * samples), (259, 3, [compression]), (262, 3, [photometric]),
+        (273, 16 if big else 4, [None]), (277, 3, [samples]), (278, 4, [height]), (279, 16 if big else 4, [len(data)]),
+        (284, 3, [1]),
     ]
-    directory = 16
-    start = directory + 8 + 20 * len(entries) + 8
+    field_size = 8 if big else 4
+    directory = 16 if big else 8
+    start = directory + (8 if big else 2) + (20 if big else 12) * len(entries) + field_size
     packing = {3: "H", 4: "I", 16: "Q"}
-    table = struct.pack("<Q", len(entries))
+    table = struct.pack("<Q" if big else "<H", len(entries))
     for tag, kind, values in entries:
         values = [start if value is None else value for value in values]
         field = struct.pack("<" + packing[kind] * len(values), *values)
-        table += struct.pack("<HHQ", tag, kind, len(values)) + field.ljust(8, b"\0")
+        assert len(field) <= field_size
+        table += struct.pack("<HHQ" if big else "<HHI", tag, kind, len(values)) + field.ljust(field_size, b"\0")
+    header = b"II" + (struct.pack("<HHHQ", 43, 8, 0, directory) if big else struct.pack("<HI", 42, directory))
     with open(path, "wb") as out:
-        out.write(b"II" + struct.pack("<HHHQ", 43, 8, 0, directory) + table + struct.pack("<Q", 0) + data)
+        out.write(header + table + struct.pack("<Q" if big else "<I", 0) + data)
+
+def bigtiff(image, path):
+    """`image` (RGB) as a BigTIFF, which Pillow does not write, one Deflate-compressed strip."""
+    tiff_by_hand(path, image.size, zlib.compress(image.tobytes(), 9), 8, 3, 2, compression=8, big=True)
     assert Image.open(path).convert("RGB").tobytes() == image.tobytes()
+
+def gray12(image, path):
+    """`image` as 12-bit grey, each level L stored as 16 L + L / 16, so that its top 8 bits are L again."""
+    levels = [value * 16 + value // 16 for value in image.convert("L").tobytes()]
+    packed = bytearray()
+    for y in range(image.size[1]):
+        row = levels[y * image.size[0]:(y + 1) * image.size[0]] + [0]  # a row starts on a byte
+        for x in range(0, image.size[0], 2):
+            a, b = row[x], row[x + 1]
+            packed += bytes([a >> 4, (a & 15) << 4 | b >> 8, b & 255])
+    tiff_by_hand(path, image.size, zlib.compress(bytes(packed), 9), 12, 1, 1, compression=8)
 bigtiff(scene, f"{OUT}/tiff-big.tif")
+gray12(scene, f"{OUT}/tiff-gray-12.tif")
+# Bilevel pixels, G4-compressed in strips of about 400 rows (Pillow's): libtiff's RGBA interface would decode
+# a strip at a time, 2 MB of RGBA; a row at a time needs a few kilobytes.
+bilevel = scene.resize((1240, 827)).convert("L").point(lambda level: 255 if level > 100 else 0, "1")
+bilevel.save(f"{OUT}/tiff-g4.tif", compression="group4")
+bilevel.save(f"{OUT}/reference-g4.png")
 
 def gif_without_colors(path):
     """A 16 × 16 GIF with neither a global nor a local colour table (Pillow always writes one): pixel (x, y)

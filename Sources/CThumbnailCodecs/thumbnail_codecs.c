@@ -355,6 +355,9 @@ static struct {
     __typeof__(&TIFFIsTiled) IsTiled;
     __typeof__(&TIFFTileSize64) TileSize64;
     __typeof__(&TIFFStripSize64) StripSize64;
+    __typeof__(&TIFFScanlineSize64) ScanlineSize64;
+    __typeof__(&TIFFReadScanline) ReadScanline;
+    __typeof__(&TIFFNumberOfStrips) NumberOfStrips;
 } tn_libtiff;
 static int tn_libtiff_loaded;
 static pthread_once_t tn_libtiff_once = PTHREAD_ONCE_INIT;
@@ -364,7 +367,8 @@ static void tn_libtiff_load(void) {
         "TIFFOpenOptionsAlloc", "TIFFOpenOptionsFree", "TIFFOpenOptionsSetErrorHandlerExtR",
         "TIFFOpenOptionsSetWarningHandlerExtR", "TIFFOpenOptionsSetMaxSingleMemAlloc", "TIFFOpenExt", "TIFFClose",
         "TIFFRGBAImageOK", "TIFFRGBAImageBegin", "TIFFRGBAImageGet", "TIFFRGBAImageEnd", "TIFFGetField",
-        "TIFFGetFieldDefaulted", "TIFFIsTiled", "TIFFTileSize64", "TIFFStripSize64",
+        "TIFFGetFieldDefaulted", "TIFFIsTiled", "TIFFTileSize64", "TIFFStripSize64", "TIFFScanlineSize64",
+        "TIFFReadScanline", "TIFFNumberOfStrips",
     };
     _Static_assert(sizeof(names) / sizeof(names[0]) == sizeof(tn_libtiff) / sizeof(void *), "one name per function");
     tn_libtiff_loaded = tn_load("libtiff.so.6", names, sizeof(names) / sizeof(names[0]), (void **)&tn_libtiff);
@@ -374,7 +378,35 @@ struct tn_tiff {
     TIFF *tif;
     TIFFRGBAImage image;
     char last_error[TN_MESSAGE_SIZE];
+    // Grey rows (see tn_tiff_gray_rows): the samples' bits, whether zero is white, and a row's buffer.
+    int gray_bits, white_is_zero;
+    uint8_t *scanline;
 };
+
+// The largest strip's stored (compressed) size: libtiff reads a strip's bytes whole before decoding rows of it.
+static uint64_t tn_tiff_largest_strip(TIFF *tif) {
+    uint64_t *counts = NULL, largest = 0;
+    if (!tn_libtiff.GetField(tif, TIFFTAG_STRIPBYTECOUNTS, &counts) || !counts) return 0;
+    uint32_t strips = tn_libtiff.NumberOfStrips(tif);
+    for (uint32_t index = 0; index < strips; index++) {
+        if (counts[index] > largest) largest = counts[index];
+    }
+    return largest;
+}
+
+// One unsigned integer sample per pixel, of 1 to 32 bits, black or white being zero, in strips. libtiff
+// hands such an image over a row at a time (TIFFReadScanline), however large its strips — a fax page of G4
+// is often one strip of the whole page — and whatever its bit depth; its RGBA interface takes only 1, 2, 4,
+// 8 and 16 bits, and a strip whole.
+static int tn_tiff_gray_rows(TIFF *tif, uint16_t *bits, uint16_t *photometric) {
+    uint16_t samples = 1, format = SAMPLEFORMAT_UINT;
+    tn_libtiff.GetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &samples);
+    tn_libtiff.GetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, bits);
+    tn_libtiff.GetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, &format);
+    if (!tn_libtiff.GetField(tif, TIFFTAG_PHOTOMETRIC, photometric)) return 0;
+    return samples == 1 && format == SAMPLEFORMAT_UINT && *bits >= 1 && *bits <= 32 && !tn_libtiff.IsTiled(tif)
+        && (*photometric == PHOTOMETRIC_MINISWHITE || *photometric == PHOTOMETRIC_MINISBLACK);
+}
 
 // libtiff reports through handlers: the first error of a call is kept; warnings are not errors.
 static int tn_tiff_error(TIFF *tif, void *user_data, const char *module, const char *format, va_list arguments) {
@@ -408,6 +440,32 @@ tn_tiff *tn_tiff_open(const char *path, long max_allocation, tn_tiff_info *info,
     tn_libtiff.OpenOptionsSetMaxSingleMemAlloc(options, max_allocation);
     tiff->tif = tn_libtiff.OpenExt(path, "rm", options);  // "m": read, not memory-mapped, so only what is read is resident
     tn_libtiff.OpenOptionsFree(options);
+    uint16_t bits = 0, photometric = 0;
+    if (tiff->tif && tn_tiff_gray_rows(tiff->tif, &bits, &photometric)) {
+        uint32_t width = 0, height = 0;
+        tn_libtiff.GetField(tiff->tif, TIFFTAG_IMAGEWIDTH, &width);
+        tn_libtiff.GetField(tiff->tif, TIFFTAG_IMAGELENGTH, &height);
+        uint64_t line = tn_libtiff.ScanlineSize64(tiff->tif);
+        uint64_t strip = tn_tiff_largest_strip(tiff->tif);
+        if (width && height && line && line <= (uint64_t)max_allocation) tiff->scanline = malloc((size_t)line);
+        if (!tiff->scanline) {
+            snprintf(message, TN_MESSAGE_SIZE, "%s", tiff->last_error[0] ? tiff->last_error : "its rows cannot be read");
+            tn_libtiff.Close(tiff->tif);
+            free(tiff);
+            return NULL;
+        }
+        tiff->gray_bits = bits;
+        tiff->white_is_zero = photometric == PHOTOMETRIC_MINISWHITE;
+        tiff->image.width = width;
+        tiff->image.height = height;
+        info->width = (int)width;
+        info->height = (int)height;
+        info->has_alpha = 0;
+        info->band_rows = 1;
+        // libtiff holds the strip's stored bytes while it decodes rows of it, and one row.
+        info->band_bytes = (long)(line + strip);
+        return tiff;
+    }
     char text[1024] = "";
     if (!tiff->tif || !tn_libtiff.RGBAImageOK(tiff->tif, text) || !tn_libtiff.RGBAImageBegin(&tiff->image, tiff->tif, 0, text)) {
         info->unsupported = text[0] != 0;
@@ -441,8 +499,43 @@ static unsigned tn_unpremultiply(unsigned value, unsigned alpha) {
     return result > 255 ? 255 : result;
 }
 
+// Grey rows, a row at a time, each sample scaled to 8 bits by its depth (the top 8 of more bits, a spread of
+// fewer), white where zero is white.
+static int tn_tiff_read_gray(tn_tiff *tiff, int row, int rows, uint8_t *rgba, char message[TN_MESSAGE_SIZE]) {
+    uint32_t width = tiff->image.width;
+    int bits = tiff->gray_bits;
+    for (int y = 0; y < rows; y++) {
+        if (tn_libtiff.ReadScanline(tiff->tif, tiff->scanline, (uint32_t)(row + y), 0) < 0) {
+            snprintf(message, TN_MESSAGE_SIZE, "%s", tiff->last_error[0] ? tiff->last_error : "a row cannot be decoded");
+            return -1;
+        }
+        uint8_t *out = rgba + (size_t)y * width * 4;
+        for (uint32_t x = 0; x < width; x++) {
+            uint32_t value;
+            if (bits == 16) {
+                value = ((uint16_t *)tiff->scanline)[x] >> 8;  // libtiff gives 16- and 32-bit samples in host order
+            } else if (bits == 32) {
+                value = ((uint32_t *)tiff->scanline)[x] >> 24;
+            } else {
+                // Packed most significant bit first.
+                uint64_t start = (uint64_t)x * (uint64_t)bits, sample = 0;
+                for (int bit = 0; bit < bits; bit++) {
+                    uint64_t at = start + (uint64_t)bit;
+                    sample = sample << 1 | ((tiff->scanline[at / 8] >> (7 - at % 8)) & 1);
+                }
+                value = bits >= 8 ? (uint32_t)(sample >> (bits - 8)) : (uint32_t)(sample * 255 / ((1u << bits) - 1));
+            }
+            uint8_t level = (uint8_t)(tiff->white_is_zero ? 255 - value : value);
+            out[x * 4] = out[x * 4 + 1] = out[x * 4 + 2] = level;
+            out[x * 4 + 3] = 255;
+        }
+    }
+    return 0;
+}
+
 int tn_tiff_read(tn_tiff *tiff, int row, int rows, uint8_t *rgba, char message[TN_MESSAGE_SIZE]) {
     tiff->last_error[0] = 0;
+    if (tiff->scanline) return tn_tiff_read_gray(tiff, row, rows, rgba, message);
     tiff->image.row_offset = row;
     tiff->image.col_offset = 0;
     uint32_t *raster = (uint32_t *)rgba;
@@ -465,7 +558,11 @@ int tn_tiff_read(tn_tiff *tiff, int row, int rows, uint8_t *rgba, char message[T
 }
 
 void tn_tiff_close(tn_tiff *tiff) {
-    tn_libtiff.RGBAImageEnd(&tiff->image);
+    if (tiff->scanline) {
+        free(tiff->scanline);
+    } else {
+        tn_libtiff.RGBAImageEnd(&tiff->image);
+    }
     tn_libtiff.Close(tiff->tif);
     free(tiff);
 }

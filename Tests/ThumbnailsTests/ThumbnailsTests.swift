@@ -460,3 +460,20 @@ extension TolerantDecodingTests {
         #expect(XMP.orientation(inPacket: Array(packet.utf8))?.rawValue == expected)
     }
 }
+
+extension TolerantDecodingTests {
+    @Test("TIFF: 12-bit grey samples are scaled to 8 bits, a row at a time")
+    func twelveBitGray() throws {
+        let thumbnail = try Thumbnailer(maxPixelSize: 100).thumbnail(of: fixture("tiff-gray-12.tif"))
+        #expect((thumbnail.width, thumbnail.height) == (100, 67))
+        #expect(psnr(thumbnail, try reference("reference-gray.png")) >= 30)
+    }
+
+    @Test("TIFF: a G4 page is decoded a row at a time, within a budget its strips of RGBA would exceed")
+    func bilevelRows() throws {
+        // Strips of 422 rows of 1240 pixels: 2.1 MB as RGBA.
+        let thumbnail = try Thumbnailer(maxPixelSize: 100, memoryBudget: 1 << 20).thumbnail(of: fixture("tiff-g4.tif"))
+        #expect((thumbnail.width, thumbnail.height) == (100, 67))
+        #expect(psnr(thumbnail, try Thumbnailer(maxPixelSize: 100).thumbnail(of: fixture("reference-g4.png"))) >= 40)
+    }
+}
