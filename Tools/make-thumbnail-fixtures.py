@@ -60,17 +60,22 @@ def tiff_by_hand(path, size, data, bits, samples, photometric, compression=1, bi
     ]
     field_size = 8 if big else 4
     directory = 16 if big else 8
-    start = directory + (8 if big else 2) + (20 if big else 12) * len(entries) + field_size
+    # The directory, then the values too large for their entries' fields, then the strip.
+    extra_at = directory + (8 if big else 2) + (20 if big else 12) * len(entries) + field_size
     packing = {3: "H", 4: "I", 16: "Q"}
-    table = struct.pack("<Q" if big else "<H", len(entries))
-    for tag, kind, values in entries:
-        values = [start if value is None else value for value in values]
-        field = struct.pack("<" + packing[kind] * len(values), *values)
-        assert len(field) <= field_size
+    fields = [struct.pack("<" + packing[kind] * len(values), *(0 if value is None else value for value in values))
+              for _, kind, values in entries]
+    start = extra_at + sum(len(field) for field in fields if len(field) > field_size)
+    table, extra = struct.pack("<Q" if big else "<H", len(entries)), b""
+    for (tag, kind, values), field in zip(entries, fields):
+        if None in values:
+            field = struct.pack("<" + packing[kind], start)
+        if len(field) > field_size:
+            extra, field = extra + field, struct.pack("<Q" if big else "<I", extra_at + len(extra))
         table += struct.pack("<HHQ" if big else "<HHI", tag, kind, len(values)) + field.ljust(field_size, b"\0")
     header = b"II" + (struct.pack("<HHHQ", 43, 8, 0, directory) if big else struct.pack("<HI", 42, directory))
     with open(path, "wb") as out:
-        out.write(header + table + struct.pack("<Q" if big else "<I", 0) + data)
+        out.write(header + table + struct.pack("<Q" if big else "<I", 0) + extra + data)
 
 def bigtiff(image, path):
     """`image` (RGB) as a BigTIFF, which Pillow does not write, one Deflate-compressed strip."""
@@ -89,6 +94,8 @@ def gray12(image, path):
     tiff_by_hand(path, image.size, zlib.compress(bytes(packed), 9), 12, 1, 1, compression=8)
 bigtiff(scene, f"{OUT}/tiff-big.tif")
 gray12(scene, f"{OUT}/tiff-gray-12.tif")
+# CIELab (a* and b* signed): white, black, mid grey, and a saturated red (L* 54, a* 80, b* 67: sRGB's red).
+tiff_by_hand(f"{OUT}/tiff-lab.tif", (4, 1), bytes([255, 0, 0, 0, 0, 0, 128, 0, 0, 138, 80, 67]), 8, 3, 8)
 # Bilevel pixels, G4-compressed in strips of about 400 rows (Pillow's): libtiff's RGBA interface would decode
 # a strip at a time, 2 MB of RGBA; a row at a time needs a few kilobytes.
 bilevel = scene.resize((1240, 827)).convert("L").point(lambda level: 255 if level > 100 else 0, "1")

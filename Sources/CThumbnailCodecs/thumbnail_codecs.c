@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jpeglib.h>
+#include <math.h>
 #include <png.h>
 #include <stdarg.h>
 #include <tiffio.h>
@@ -378,8 +379,10 @@ struct tn_tiff {
     TIFF *tif;
     TIFFRGBAImage image;
     char last_error[TN_MESSAGE_SIZE];
-    // Grey rows (see tn_tiff_gray_rows): the samples' bits, whether zero is white, and a row's buffer.
-    int gray_bits, white_is_zero;
+    // Rows read one at a time (see tn_tiff_rows), when `rows` is not TN_TIFF_RGBA: the samples' bits, the
+    // photometric interpretation, and a row's buffer.
+    enum { TN_TIFF_RGBA, TN_TIFF_GRAY, TN_TIFF_LAB } rows;
+    int bits, photometric;
     uint8_t *scanline;
 };
 
@@ -394,18 +397,29 @@ static uint64_t tn_tiff_largest_strip(TIFF *tif) {
     return largest;
 }
 
-// One unsigned integer sample per pixel, of 1 to 32 bits, black or white being zero, in strips. libtiff
-// hands such an image over a row at a time (TIFFReadScanline), however large its strips — a fax page of G4
-// is often one strip of the whole page — and whatever its bit depth; its RGBA interface takes only 1, 2, 4,
-// 8 and 16 bits, and a strip whole.
-static int tn_tiff_gray_rows(TIFF *tif, uint16_t *bits, uint16_t *photometric) {
-    uint16_t samples = 1, format = SAMPLEFORMAT_UINT;
+// The images read a row at a time (TIFFReadScanline), in strips, which libtiff hands over a row at a time
+// however large its strips are (a fax page of G4 is often one strip of the whole page):
+// - grey: one unsigned integer sample per pixel, of 1 to 32 bits, black or white being zero — the RGBA
+//   interface takes only 1, 2, 4, 8 and 16 bits, and a strip whole;
+// - CIELab of 8 bits, which the RGBA interface turns into RGB for a D50 white unadapted to sRGB's D65, so
+//   that Lab's white comes out (255, 252, 222).
+static int tn_tiff_rows(TIFF *tif, uint16_t *bits, uint16_t *photometric) {
+    uint16_t samples = 1, format = SAMPLEFORMAT_UINT, planar = PLANARCONFIG_CONTIG;
     tn_libtiff.GetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &samples);
     tn_libtiff.GetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, bits);
     tn_libtiff.GetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, &format);
-    if (!tn_libtiff.GetField(tif, TIFFTAG_PHOTOMETRIC, photometric)) return 0;
-    return samples == 1 && format == SAMPLEFORMAT_UINT && *bits >= 1 && *bits <= 32 && !tn_libtiff.IsTiled(tif)
-        && (*photometric == PHOTOMETRIC_MINISWHITE || *photometric == PHOTOMETRIC_MINISBLACK);
+    tn_libtiff.GetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &planar);
+    if (!tn_libtiff.GetField(tif, TIFFTAG_PHOTOMETRIC, photometric) || tn_libtiff.IsTiled(tif) || format != SAMPLEFORMAT_UINT) {
+        return TN_TIFF_RGBA;
+    }
+    if (samples == 1 && *bits >= 1 && *bits <= 32 && (*photometric == PHOTOMETRIC_MINISWHITE || *photometric == PHOTOMETRIC_MINISBLACK)) {
+        return TN_TIFF_GRAY;
+    }
+    if (samples == 3 && *bits == 8 && planar == PLANARCONFIG_CONTIG
+        && (*photometric == PHOTOMETRIC_CIELAB || *photometric == PHOTOMETRIC_ICCLAB)) {
+        return TN_TIFF_LAB;
+    }
+    return TN_TIFF_RGBA;
 }
 
 // libtiff reports through handlers: the first error of a call is kept; warnings are not errors.
@@ -441,7 +455,7 @@ tn_tiff *tn_tiff_open(const char *path, long max_allocation, tn_tiff_info *info,
     tiff->tif = tn_libtiff.OpenExt(path, "rm", options);  // "m": read, not memory-mapped, so only what is read is resident
     tn_libtiff.OpenOptionsFree(options);
     uint16_t bits = 0, photometric = 0;
-    if (tiff->tif && tn_tiff_gray_rows(tiff->tif, &bits, &photometric)) {
+    if (tiff->tif && (tiff->rows = tn_tiff_rows(tiff->tif, &bits, &photometric)) != TN_TIFF_RGBA) {
         uint32_t width = 0, height = 0;
         tn_libtiff.GetField(tiff->tif, TIFFTAG_IMAGEWIDTH, &width);
         tn_libtiff.GetField(tiff->tif, TIFFTAG_IMAGELENGTH, &height);
@@ -454,8 +468,8 @@ tn_tiff *tn_tiff_open(const char *path, long max_allocation, tn_tiff_info *info,
             free(tiff);
             return NULL;
         }
-        tiff->gray_bits = bits;
-        tiff->white_is_zero = photometric == PHOTOMETRIC_MINISWHITE;
+        tiff->bits = bits;
+        tiff->photometric = photometric;
         tiff->image.width = width;
         tiff->image.height = height;
         info->width = (int)width;
@@ -499,17 +513,48 @@ static unsigned tn_unpremultiply(unsigned value, unsigned alpha) {
     return result > 255 ? 255 : result;
 }
 
-// Grey rows, a row at a time, each sample scaled to 8 bits by its depth (the top 8 of more bits, a spread of
-// fewer), white where zero is white.
-static int tn_tiff_read_gray(tn_tiff *tiff, int row, int rows, uint8_t *rgba, char message[TN_MESSAGE_SIZE]) {
+// sRGB's transfer function, of a linear value, as 0–255.
+static uint8_t tn_srgb(double linear) {
+    double value = linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055;
+    return (uint8_t)lround(fmin(fmax(value, 0), 1) * 255);
+}
+
+// CIE L*a*b* to sRGB, Lab taken relative to sRGB's own white (D65), so that Lab's neutrals stay neutral and its
+// white is white: the adaptation a viewer makes from the file's D50 white.
+static void tn_lab_to_rgb(double lightness, double a, double b, uint8_t *rgb) {
+    double fy = (lightness + 16) / 116, fx = fy + a / 500, fz = fy - b / 200;
+    double f[3] = {fx, fy, fz}, xyz[3];
+    const double white[3] = {0.95047, 1.0, 1.08883};
+    for (int index = 0; index < 3; index++) {
+        double t = f[index];
+        xyz[index] = white[index] * (t > 6.0 / 29 ? t * t * t : 3 * (6.0 / 29) * (6.0 / 29) * (t - 4.0 / 29));
+    }
+    rgb[0] = tn_srgb(3.2406 * xyz[0] - 1.5372 * xyz[1] - 0.4986 * xyz[2]);
+    rgb[1] = tn_srgb(-0.9689 * xyz[0] + 1.8758 * xyz[1] + 0.0415 * xyz[2]);
+    rgb[2] = tn_srgb(0.0557 * xyz[0] - 0.2040 * xyz[1] + 1.0570 * xyz[2]);
+}
+
+// Rows one at a time: grey samples scaled to 8 bits by their depth (the top 8 of more bits, a spread of fewer),
+// white where zero is white; Lab (a* and b* signed in CIELab, offset by 128 in ICCLab) turned into sRGB.
+static int tn_tiff_read_rows(tn_tiff *tiff, int row, int rows, uint8_t *rgba, char message[TN_MESSAGE_SIZE]) {
     uint32_t width = tiff->image.width;
-    int bits = tiff->gray_bits;
+    int bits = tiff->bits;
     for (int y = 0; y < rows; y++) {
         if (tn_libtiff.ReadScanline(tiff->tif, tiff->scanline, (uint32_t)(row + y), 0) < 0) {
             snprintf(message, TN_MESSAGE_SIZE, "%s", tiff->last_error[0] ? tiff->last_error : "a row cannot be decoded");
             return -1;
         }
         uint8_t *out = rgba + (size_t)y * width * 4;
+        if (tiff->rows == TN_TIFF_LAB) {
+            int offset = tiff->photometric == PHOTOMETRIC_ICCLAB ? 128 : 0;
+            for (uint32_t x = 0; x < width; x++) {
+                const uint8_t *lab = tiff->scanline + x * 3;
+                double a = offset ? lab[1] - offset : (int8_t)lab[1], b = offset ? lab[2] - offset : (int8_t)lab[2];
+                tn_lab_to_rgb(lab[0] * 100.0 / 255, a, b, out + x * 4);
+                out[x * 4 + 3] = 255;
+            }
+            continue;
+        }
         for (uint32_t x = 0; x < width; x++) {
             uint32_t value;
             if (bits == 16) {
@@ -525,7 +570,7 @@ static int tn_tiff_read_gray(tn_tiff *tiff, int row, int rows, uint8_t *rgba, ch
                 }
                 value = bits >= 8 ? (uint32_t)(sample >> (bits - 8)) : (uint32_t)(sample * 255 / ((1u << bits) - 1));
             }
-            uint8_t level = (uint8_t)(tiff->white_is_zero ? 255 - value : value);
+            uint8_t level = (uint8_t)(tiff->photometric == PHOTOMETRIC_MINISWHITE ? 255 - value : value);
             out[x * 4] = out[x * 4 + 1] = out[x * 4 + 2] = level;
             out[x * 4 + 3] = 255;
         }
@@ -535,7 +580,7 @@ static int tn_tiff_read_gray(tn_tiff *tiff, int row, int rows, uint8_t *rgba, ch
 
 int tn_tiff_read(tn_tiff *tiff, int row, int rows, uint8_t *rgba, char message[TN_MESSAGE_SIZE]) {
     tiff->last_error[0] = 0;
-    if (tiff->scanline) return tn_tiff_read_gray(tiff, row, rows, rgba, message);
+    if (tiff->rows != TN_TIFF_RGBA) return tn_tiff_read_rows(tiff, row, rows, rgba, message);
     tiff->image.row_offset = row;
     tiff->image.col_offset = 0;
     uint32_t *raster = (uint32_t *)rgba;
@@ -558,7 +603,7 @@ int tn_tiff_read(tn_tiff *tiff, int row, int rows, uint8_t *rgba, char message[T
 }
 
 void tn_tiff_close(tn_tiff *tiff) {
-    if (tiff->scanline) {
+    if (tiff->rows != TN_TIFF_RGBA) {
         free(tiff->scanline);
     } else {
         tn_libtiff.RGBAImageEnd(&tiff->image);

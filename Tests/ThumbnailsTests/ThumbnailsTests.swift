@@ -477,3 +477,17 @@ extension TolerantDecodingTests {
         #expect(psnr(thumbnail, try Thumbnailer(maxPixelSize: 100).thumbnail(of: fixture("reference-g4.png"))) >= 40)
     }
 }
+
+extension TolerantDecodingTests {
+    @Test("TIFF: CIELab comes out without a colour cast: Lab's white is white, its greys grey")
+    func cielab() throws {
+        // White, black, L* 50 grey, and sRGB's red (L* 54, a* 80, b* 67), one pixel each.
+        let thumbnail = try Thumbnailer(maxPixelSize: 4).thumbnail(of: fixture("tiff-lab.tif"))
+        let rgb = thumbnail.rgbOnWhite()
+        let pixels = (0..<4).map { Array(rgb[($0 * 3)..<($0 * 3 + 3)]) }
+        #expect(pixels[0] == [255, 255, 255])
+        #expect(pixels[1] == [0, 0, 0])
+        #expect(pixels[2] == [119, 119, 119])
+        #expect(pixels[3][0] >= 250 && pixels[3][1] <= 20 && pixels[3][2] <= 20, "\(pixels[3])")
+    }
+}
