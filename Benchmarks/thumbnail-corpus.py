@@ -26,7 +26,7 @@ URL = ("https://files.pythonhosted.org/packages/f3/0d/d0d6dea55cd152ce3d6767bb38
        + PILLOW)
 SHA256 = "3828ee7586cd0b2091b6209e5ad53e20d0649bbe87164a459d0676e035e8f523"
 # The formats `sharing thumbnail` reads, as Pillow names them (MPO is JPEG with more pictures after it).
-OURS = {"JPEG", "MPO", "PNG", "GIF", "WEBP", "TIFF", "HEIF", "AVIF"}
+OURS = {"JPEG", "MPO", "PNG", "GIF", "WEBP", "TIFF", "HEIF", "AVIF", "BMP"}
 LIMIT = 300
 
 

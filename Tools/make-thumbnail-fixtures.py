@@ -136,6 +136,43 @@ def png_with_xmp(orientation, form, path):
     assert ImageOps.exif_transpose(Image.open(path)).size == scene.size
 png_with_xmp(6, "attribute", f"{OUT}/png-xmp-6.png")
 png_with_xmp(8, "element", f"{OUT}/png-xmp-8.png")
+
+# BMP, on a smaller scene and its PNG: Pillow's 24-bit (rows bottom-up), and two written by hand, which Pillow
+# does not write: run-length compressed indices (RLE8), and 32-bit pixels through channel masks, top-down.
+small = scene.resize((120, 80))
+small.save(f"{OUT}/bmp-reference.png")
+small.save(f"{OUT}/bmp-24.bmp")
+
+def bmp_by_hand(path, size, header_fields, palette, pixels, masks=b""):
+    """A BMP with a 40-byte info header; `header_fields` are height, bits, compression."""
+    (height, bits, compression), width = header_fields, size[0]
+    offset = 14 + 40 + len(masks) + len(palette)
+    info = struct.pack("<IiiHHIIiiII", 40, width, height, 1, bits, compression, len(pixels), 2835, 2835, len(palette) // 4, 0)
+    with open(path, "wb") as out:
+        out.write(b"BM" + struct.pack("<IHHI", offset + len(pixels), 0, 0, offset) + info + masks + palette + pixels)
+
+indexed = small.quantize(256, dither=Image.Dither.NONE)
+colors = indexed.getpalette()[:768]
+palette = b"".join(bytes([colors[i + 2], colors[i + 1], colors[i], 0]) for i in range(0, len(colors), 3))
+runs = bytearray()
+for y in reversed(range(small.size[1])):  # bottom row first
+    row = [indexed.getpixel((x, y)) for x in range(small.size[0])]
+    x = 0
+    while x < len(row):
+        length = 1
+        while x + length < len(row) and length < 255 and row[x + length] == row[x]:
+            length += 1
+        runs += bytes([length, row[x]])
+        x += length
+    runs += b"\0\0"
+runs += b"\0\1"
+bmp_by_hand(f"{OUT}/bmp-rle8.bmp", small.size, (small.size[1], 8, 1), palette, bytes(runs))
+assert Image.open(f"{OUT}/bmp-rle8.bmp").convert("RGB").tobytes() == indexed.convert("RGB").tobytes()
+indexed.convert("RGB").save(f"{OUT}/bmp-rle8-reference.png")
+# 32 bits, channels in the masks' (unusual) places: blue high, green, red, then 8 bits of nothing.
+pixels = b"".join(bytes([0, red, green, blue]) for red, green, blue in small.getdata())
+bmp_by_hand(f"{OUT}/bmp-32-masks.bmp", small.size, (-small.size[1], 32, 3), b"", pixels,
+            masks=struct.pack("<III", 0x0000FF00, 0x00FF0000, 0xFF000000))
 stored(8).save(f"{OUT}/webp-8.webp", quality=95, exif=exif(8))
 scene.save(f"{OUT}/jpeg-progressive.jpg", quality=95, progressive=True)
 scene.convert("L").save(f"{OUT}/jpeg-gray.jpg", quality=95)

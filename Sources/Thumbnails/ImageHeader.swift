@@ -3,7 +3,7 @@ import ContentTypes
 /// What an image file says about itself before any pixel is decoded.
 public struct ImageHeader: Sendable, Equatable {
     public enum Format: String, Sendable, CaseIterable {
-        case jpeg, png, gif, webp, heif, tiff
+        case jpeg, png, gif, webp, heif, tiff, bmp
     }
 
     public var format: Format
@@ -34,8 +34,9 @@ enum HeaderReader {
         case .webP: return .webp
         case .heic, .heif, .avif: return .heif
         case .tiff, .bigTIFF: return .tiff
-        case let other?: throw ThumbnailError.unsupported("\(other.typeIdentifier), not an image read here (JPEG, PNG, GIF, WebP, HEIF or TIFF)")
-        case nil: throw ThumbnailError.unsupported("not a JPEG, PNG, GIF, WebP, HEIF or TIFF image (the first bytes are no known signature)")
+        case .bmp: return .bmp
+        case let other?: throw ThumbnailError.unsupported("\(other.typeIdentifier), not an image read here (JPEG, PNG, GIF, WebP, HEIF, TIFF or BMP)")
+        case nil: throw ThumbnailError.unsupported("not a JPEG, PNG, GIF, WebP, HEIF, TIFF or BMP image (the first bytes are no known signature)")
         }
     }
 
@@ -47,6 +48,10 @@ enum HeaderReader {
         case .gif: return (try gif(source), nil)
         case .webp: return (try webp(source), nil)
         case .tiff: return (try tiff(source), nil)
+        case .bmp:
+            let layout = try BMPLayout(source)
+            return (ImageHeader(format: .bmp, width: layout.width, height: layout.height, orientation: .up, frameCount: 1,
+                                hasAlpha: layout.masks?.alpha ?? 0 != 0), nil)
         case .heif:
             let file = try HEIFFile.read(source)
             return (try file.header(), file)

@@ -71,6 +71,7 @@ public struct Thumbnailer: Sendable {
         case .gif: resampler = try GIFDecoder.decode(request)
         case .webp: resampler = try WebPDecoder.decode(request)
         case .tiff: resampler = try TIFFDecoder.decode(request)
+        case .bmp: resampler = try BMPDecoder.decode(request)
         case .heif:
             resampler = try HEIFDecoder.decode(request, file: heif!, appliesOrientation: appliesOrientation,
                                                usingEmbedded: usesEmbeddedThumbnail)

@@ -6,7 +6,7 @@ import Thumbnails
 struct ThumbnailCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumbnail",
-        abstract: "Make a thumbnail of a JPEG, PNG, GIF, WebP, HEIC or TIFF image without decoding it whole.",
+        abstract: "Make a thumbnail of a JPEG, PNG, GIF, WebP, HEIC, TIFF or BMP image without decoding it whole.",
         discussion: """
             The thumbnail is no larger than --max pixels on its longer side and is turned upright. Decoding stays \
             within --memory-budget and refuses images of more than --pixel-limit pixels, before allocating. \

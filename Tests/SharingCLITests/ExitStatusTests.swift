@@ -67,7 +67,7 @@ struct ExitStatusTests {
 
     @Test("failures of the work itself are exit status 1", arguments: [
         (["types", "com.example.nobody"], "'com.example.nobody' is not a type identifier known here"),
-        (["thumbnail", "DIR/notes.txt", "-o", "DIR/t.jpg"], "unsupported: not a JPEG, PNG, GIF, WebP, HEIF or TIFF image"),
+        (["thumbnail", "DIR/notes.txt", "-o", "DIR/t.jpg"], "unsupported: not a JPEG, PNG, GIF, WebP, HEIF, TIFF or BMP image"),
         (["inbox", "ack", "DIR/inbox", "0019a6b2c3d4e.1.00000001"], "0019a6b2c3d4e.1.00000001 is not claimed"),
     ])
     func workFailures(_ arguments: [String], _ message: String) async throws {

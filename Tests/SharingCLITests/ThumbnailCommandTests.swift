@@ -24,7 +24,7 @@ struct ThumbnailCommandTests {
     @Test("what is not an image, too many pixels: a message and exit status 1; usage errors and a missing image: 2")
     func errors() async throws {
         let text = try await Sharing.run(["thumbnail", "Examples/files/notes.txt", "-o", "/tmp/never.jpg"], in: repositoryRoot)
-        #expect(text.status == 1 && text.standardError.contains("Examples/files/notes.txt: unsupported: not a JPEG, PNG, GIF, WebP, HEIF or TIFF image"))
+        #expect(text.status == 1 && text.standardError.contains("Examples/files/notes.txt: unsupported: not a JPEG, PNG, GIF, WebP, HEIF, TIFF or BMP image"))
         let bomb = try await Sharing.run(["thumbnail", "Examples/files/sunset.jpg", "--pixel-limit", "1000", "-o", "/tmp/never.jpg"], in: repositoryRoot)
         #expect(bomb.status == 1 && bomb.standardError.contains("1200 × 800 pixels is more than the limit of 1000 pixels"))
         #expect(try await Sharing.run(["thumbnail", "Examples/files/sunset.jpg"], in: repositoryRoot).status == 2)

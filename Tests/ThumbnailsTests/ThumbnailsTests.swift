@@ -359,8 +359,8 @@ final class HostileImageTests {
     @Test("not an image, an empty file, a directory, a missing file: errors that say which")
     func notImages() throws {
         let cases: [(URL, String)] = [
-            (try write("text.jpg", Array("hello, world".utf8)), "unsupported: not a JPEG, PNG, GIF, WebP, HEIF or TIFF image"),
-            (try write("empty.png", []), "unsupported: not a JPEG, PNG, GIF, WebP, HEIF or TIFF image"),
+            (try write("text.jpg", Array("hello, world".utf8)), "unsupported: not a JPEG, PNG, GIF, WebP, HEIF, TIFF or BMP image"),
+            (try write("empty.png", []), "unsupported: not a JPEG, PNG, GIF, WebP, HEIF, TIFF or BMP image"),
             (directory, "cannot read the image: reading \(directory.path) failed: not a regular file"),
             (directory.appendingPathComponent("missing.png"), "cannot read the image: opening \(directory.path)/missing.png failed: No such file or directory"),
             (try write("zero.gif", Array("GIF89a".utf8) + [0, 0, 0, 0, 0, 0, 0]), "corrupt image: GIF: the screen is 0 × 0 pixels"),
@@ -489,5 +489,34 @@ extension TolerantDecodingTests {
         #expect(pixels[1] == [0, 0, 0])
         #expect(pixels[2] == [119, 119, 119])
         #expect(pixels[3][0] >= 250 && pixels[3][1] <= 20 && pixels[3][2] <= 20, "\(pixels[3])")
+    }
+}
+
+@Suite("BMP")
+struct BMPTests {
+    @Test("each kind decodes to exactly its PNG twin", arguments: [
+        ("bmp-24.bmp", "bmp-reference.png"), ("bmp-32-masks.bmp", "bmp-reference.png"), ("bmp-rle8.bmp", "bmp-rle8-reference.png"),
+    ])
+    func twins(_ name: String, _ twin: String) throws {
+        let header = try Thumbnailer.header(of: fixture(name))
+        #expect(header == ImageHeader(format: .bmp, width: 120, height: 80, orientation: .up, frameCount: 1, hasAlpha: false))
+        let thumbnail = try Thumbnailer(maxPixelSize: 120).thumbnail(of: fixture(name))
+        #expect(thumbnail.rgbOnWhite() == (try Thumbnailer(maxPixelSize: 120).thumbnail(of: fixture(twin))).rgbOnWhite())
+    }
+
+    @Test("broken headers are refused, saying what was wrong", arguments: [
+        (40, 0, 24, "BMP: 0 × 80 pixels"), (40, 120, 2, "BMP: 2 bits a pixel"), (66, 120, 24, "BMP: a header of 66 bytes"),
+    ])
+    func broken(_ headerSize: Int, _ width: Int, _ bits: Int, _ expected: String) throws {
+        var bytes = Array(try Data(contentsOf: fixture("bmp-24.bmp")))
+        func put32(_ value: Int, at offset: Int) { for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) } }
+        put32(headerSize, at: 14)
+        put32(width, at: 18)
+        bytes[28] = UInt8(bits)
+        let directory = try TemporaryDirectory(in: nil)
+        defer { directory.remove() }
+        let url = directory.url.appendingPathComponent("broken.bmp")
+        try Data(bytes).write(to: url)
+        #expect(throws: ThumbnailError.corrupt(expected)) { try Thumbnailer.header(of: url) }
     }
 }
