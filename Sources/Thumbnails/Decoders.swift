@@ -404,3 +404,34 @@ enum WebPDecoder {
         throw .corrupt("WebP: an animation without frames")
     }
 }
+
+// MARK: BMP
+
+enum BMPDecoder {
+    /// A row at a time, read where it lies, so rows come top to bottom whichever way they are stored.
+    static func decode(_ request: DecodeRequest) throws(ThumbnailError) -> Resampler {
+        let layout = try BMPLayout(request.file)
+        let (outWidth, outHeight) = request.outputSize(width: layout.width, height: layout.height)
+        let channels = layout.masks?.alpha ?? 0 != 0 ? 4 : 3
+        try request.check(Resampler.memory(sourceWidth: layout.width, width: outWidth, height: outHeight, channels: channels,
+                                           heldRows: Resampler.rowsHeldInOrder) + layout.rowBytes + layout.width * 7,
+                          "reducing this BMP")
+        let resampler = Resampler.memory(sourceWidth: layout.width, width: outWidth, height: outHeight, channels: channels,
+                                         heldRows: Resampler.rowsHeldInOrder)
+        let indices = layout.runLengthBits == 0 ? [] : try layout.runLengthIndices(in: request.file, limit: (request.memoryBudget - resampler) / 2)
+        var output = Resampler(from: layout.width, layout.height, to: outWidth, outHeight, channels: channels,
+                               orientation: request.orientation, inOrder: true)
+        var rgba = [UInt8](repeating: 0, count: layout.width * 4)
+        var rgb = [UInt8](repeating: 0, count: channels == 3 ? layout.width * 3 : 0)
+        for y in 0..<layout.height {
+            try layout.row(y, in: request.file, indices: indices, into: &rgba)
+            if channels == 4 {
+                rgba.withUnsafeBufferPointer { output.add(row: y, pixels: $0.baseAddress!, count: layout.width) }
+            } else {
+                for x in 0..<layout.width { (rgb[x * 3], rgb[x * 3 + 1], rgb[x * 3 + 2]) = (rgba[x * 4], rgba[x * 4 + 1], rgba[x * 4 + 2]) }
+                rgb.withUnsafeBufferPointer { output.add(row: y, pixels: $0.baseAddress!, count: layout.width) }
+            }
+        }
+        return output
+    }
+}
