@@ -58,12 +58,15 @@ struct BMPLayout {
             throw .unsupported("BMP: compression \(compression) with \(bitsPerPixel) bits a pixel")
         }
         if bitsPerPixel <= 8 {
-            let entries = min(colors == 0 ? 1 << bitsPerPixel : colors, 1 << bitsPerPixel)
+            let start = 14 + headerSize
             let entrySize = headerSize == 12 ? 3 : 4
-            let bytes = try source.bytes(at: 14 + headerSize, count: entries * entrySize, exact: false)
+            var entries = min(colors == 0 ? 1 << bitsPerPixel : colors, 1 << bitsPerPixel)
+            // The pixels' offset bounds a palette shorter than its bit depth allows (a core header gives no
+            // count); an offset into the headers is wrong, and the pixels follow the palette.
+            if pixelOffset > start { entries = min(entries, (pixelOffset - start) / entrySize) }
+            let bytes = try source.bytes(at: start, count: entries * entrySize, exact: false)
             palette = stride(from: 0, to: bytes.count - entrySize + 1, by: entrySize).map { (bytes[$0 + 2], bytes[$0 + 1], bytes[$0]) }
-            // An offset to the pixels that points into the headers or the palette is wrong; they follow the palette.
-            pixelOffset = max(pixelOffset, 14 + headerSize + entries * entrySize)
+            pixelOffset = max(pixelOffset, start + entries * entrySize)
         }
     }
 
@@ -72,7 +75,7 @@ struct BMPLayout {
     func runLengthIndices(in source: some ByteSource, limit: Int) throws(ThumbnailError) -> [UInt8] {
         guard width * height <= limit else { throw .overBudget(needed: width * height, budget: limit, why: "this run-length compressed BMP") }
         var indices = [UInt8](repeating: 0, count: width * height)
-        let data = try Self.bytes(at: pixelOffset, count: limit, exact: false, in: source)
+        let data = try Self.bytes(at: pixelOffset, count: limit, in: source)
         var (x, line, at) = (0, 0, 0)
         func put(_ index: UInt8) {
             guard x < width, line < height else { return }
@@ -117,7 +120,9 @@ struct BMPLayout {
             return
         }
         let stored = topDown ? y : height - 1 - y
-        let bytes = try Self.bytes(at: pixelOffset + stored * rowBytes, count: rowBytes, exact: true, in: source)
+        // A file that ends early reads as zeros from there, as a truncated JPEG or PNG shows what came.
+        var bytes = try Self.bytes(at: pixelOffset + stored * rowBytes, count: rowBytes, in: source)
+        if bytes.count < rowBytes { bytes += [UInt8](repeating: 0, count: rowBytes - bytes.count) }
         for x in 0..<width {
             let out = x * 4
             switch bitsPerPixel {
@@ -141,12 +146,12 @@ struct BMPLayout {
         }
     }
 
-    /// `count` bytes at `offset`, read in pieces no larger than a header read (a row of a wide image, or the
-    /// compressed data, is larger); fewer only when `exact` is false and the file ends first.
-    private static func bytes(at offset: Int, count: Int, exact: Bool, in source: some ByteSource) throws(ThumbnailError) -> [UInt8] {
+    /// Up to `count` bytes at `offset`, fewer where the file ends, read in pieces no larger than a header read
+    /// (a row of a wide image, or the compressed data, is larger).
+    private static func bytes(at offset: Int, count: Int, in source: some ByteSource) throws(ThumbnailError) -> [UInt8] {
         var bytes: [UInt8] = []
         while bytes.count < count {
-            let piece = try source.bytes(at: offset + bytes.count, count: min(largestHeaderRead, count - bytes.count), exact: exact)
+            let piece = try source.bytes(at: offset + bytes.count, count: min(largestHeaderRead, count - bytes.count), exact: false)
             bytes += piece
             if piece.isEmpty { break }
         }

@@ -504,6 +504,20 @@ struct BMPTests {
         #expect(thumbnail.rgbOnWhite() == (try Thumbnailer(maxPixelSize: 120).thumbnail(of: fixture(twin))).rgbOnWhite())
     }
 
+    @Test("a file that ends early reads as zeros from there")
+    func truncated() throws {
+        // Rows are stored bottom row first: the missing byte is the top row's last pixel's red.
+        let bytes = try Data(contentsOf: fixture("bmp-24.bmp")).dropLast()
+        let directory = try TemporaryDirectory(in: nil)
+        defer { directory.remove() }
+        let url = directory.url.appendingPathComponent("short.bmp")
+        try bytes.write(to: url)
+        let thumbnail = try Thumbnailer(maxPixelSize: 120).thumbnail(of: url)
+        var expected = try Thumbnailer(maxPixelSize: 120).thumbnail(of: fixture("bmp-reference.png")).rgbOnWhite()
+        expected[119 * 3] = 0
+        #expect(thumbnail.rgbOnWhite() == expected)
+    }
+
     @Test("broken headers are refused, saying what was wrong", arguments: [
         (40, 0, 24, "BMP: 0 × 80 pixels"), (40, 120, 2, "BMP: 2 bits a pixel"), (66, 120, 24, "BMP: a header of 66 bytes"),
     ])
