@@ -203,10 +203,12 @@ private final class Session: @unchecked Sendable {
         while killedFor == nil, !closed, let channel = connected.withLock({ $0 }), (try? channel.waitUntilReadable(timeout: .zero)) == true {
             if !receive() { break }
         }
-        loads.withLock { pending in
-            pending.values.forEach { $0?.cancel() }
-            pending.removeAll()
+        // Cancelled outside the lock: a cancelled load answers, and an answer takes the lock.
+        let pending = loads.withLock { pending in
+            defer { pending.removeAll() }
+            return pending.values.compactMap { $0 }
         }
+        pending.forEach { $0.cancel() }
         // The kernel's kill at the cgroup's memory.max is the memory limit too.
         if let memoryCgroup {
             if memoryCgroup.oomKills > 0 && outcome == nil && killedFor == nil {

@@ -27,8 +27,12 @@ final class LoadOperation: @unchecked Sendable {
 
     init(deliver: @escaping @Sendable (Result<LoadedValue, NSError>) -> Void) {
         self.deliver = deliver
-        // Not the progress's cancellationHandler: the consumer may set that one.
-        progress.cancellationObserver = { self.finish(.failure(NSItemProvider.cancellationError)) }
+        // Not the progress's cancellationHandler: the consumer may set that one. The cancellation error is
+        // delivered on another thread, as every answer is: never inside the consumer's call to cancel(), where
+        // its completion handler could need a lock the consumer holds.
+        progress.cancellationObserver = {
+            BlockingThreads.submit { self.finish(.failure(NSItemProvider.cancellationError)) }
+        }
     }
 
     var isCancelled: Bool { progress.isCancelled }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import OpenItemProvider
 import OpenUniformTypeIdentifiers
+import SharingSystem
 import Testing
 
 /// Temporary files live exactly as long as the completion handler runs, and nothing is left behind by any
@@ -84,6 +85,33 @@ struct LifetimeTests {
         #expect(result.0 == nil)
         #expect(result.1?.domain == NSCocoaErrorDomain && result.1?.code == CocoaError.userCancelled.rawValue)
         #expect(await waitUntilEmpty(root, timeout: .seconds(10)))
+    }
+}
+
+@Suite("Cancelling a load")
+struct CancellationTests {
+    @Test("the cancellation error arrives once, on another thread, never inside the call to cancel()")
+    func notInsideCancel() async throws {
+        let provider = NSItemProvider()
+        // A loader that never answers: only the cancellation ends the load.
+        provider.registerDataRepresentation(forTypeIdentifier: "public.data", visibility: .all) { _ in nil }
+        let insideCancel = Locked(false)
+        let answers = Locked<[(insideCancel: Bool, error: NSError?)]>([])
+        let done = Latch()
+        let progress = provider.loadDataRepresentation(forTypeIdentifier: "public.data") { _, error in
+            answers.withLock { $0.append((insideCancel.withLock { $0 }, error as NSError?)) }
+            done.open()
+        }
+        // A consumer that cancels while holding a lock its completion handler would take.
+        insideCancel.withLock { $0 = true }
+        progress.cancel()
+        insideCancel.withLock { $0 = false }
+        done.wait()
+        try await Task.sleep(for: .milliseconds(50))
+        let seen = answers.withLock { $0 }
+        #expect(seen.count == 1)
+        #expect(seen.first?.insideCancel == false)
+        #expect(seen.first?.error?.domain == NSCocoaErrorDomain && seen.first?.error?.code == CocoaError.userCancelled.rawValue)
     }
 }
 
