@@ -168,9 +168,9 @@ package final class ChildProcess: @unchecked Sendable {
     }
 
     /// The process's resident anonymous and shared memory plus swap in bytes (`/proc/PID/status`: RssAnon,
-    /// RssShmem, VmSwap): counters the kernel keeps, read in a tenth of the footprint's time. It equals the
-    /// footprint while the process has no dirty pages of shared file mappings, which only the footprint counts.
-    /// `nil` once the process is gone.
+    /// RssShmem, VmSwap): counters the kernel keeps (per CPU, summed approximately), read in a tenth of the
+    /// footprint's time. It is close to the footprint while the process has no dirty pages of shared file
+    /// mappings, which only the footprint counts. `nil` once the process is gone.
     package func residentMemory() -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/\(identifier)/status", encoding: .utf8) else { return nil }
         return Self.residentMemory(status: text)
