@@ -49,7 +49,7 @@ stored(6).save(f"{OUT}/png-6.png", exif=exif(6))
 # TIFF: Pillow's strips (JPEG-compressed, orientation tag 274), ImageMagick's tiles, and unassociated alpha.
 stored(5).save(f"{OUT}/tiff-5.tif", compression="jpeg", quality=95, tiffinfo={274: 5})
 
-def tiff_by_hand(path, size, data, bits, samples, photometric, compression=1, big=False):
+def tiff_by_hand(path, size, data, bits, samples, photometric, compression=1, big=False, sample_format=None):
     """A TIFF of one strip of `data` written by hand, for what Pillow does not write: BigTIFF (8-byte counts
     and offsets, 20-byte entries; libtiff's "BigTIFF File Format"), or samples of 12 bits."""
     width, height = size
@@ -57,7 +57,7 @@ def tiff_by_hand(path, size, data, bits, samples, photometric, compression=1, bi
         (256, 4, [width]), (257, 4, [height]), (258, 3, [bits] * samples), (259, 3, [compression]), (262, 3, [photometric]),
         (273, 16 if big else 4, [None]), (277, 3, [samples]), (278, 4, [height]), (279, 16 if big else 4, [len(data)]),
         (284, 3, [1]),
-    ]
+    ] + ([(339, 3, [sample_format] * samples)] if sample_format else [])
     field_size = 8 if big else 4
     directory = 16 if big else 8
     # The directory, then the values too large for their entries' fields, then the strip.
@@ -94,6 +94,9 @@ def gray12(image, path):
     tiff_by_hand(path, image.size, zlib.compress(bytes(packed), 9), 12, 1, 1, compression=8)
 bigtiff(scene, f"{OUT}/tiff-big.tif")
 gray12(scene, f"{OUT}/tiff-gray-12.tif")
+# 32-bit floating-point grey, a ramp of 16 samples from -1 to 2 (a range only the samples give).
+tiff_by_hand(f"{OUT}/tiff-float.tif", (16, 1), struct.pack("<16f", *[-1 + 3 * i / 15 for i in range(16)]), 32, 1, 1,
+             sample_format=3)
 # CIELab (a* and b* signed): white, black, mid grey, and a saturated red (L* 54, a* 80, b* 67: sRGB's red).
 tiff_by_hand(f"{OUT}/tiff-lab.tif", (4, 1), bytes([255, 0, 0, 0, 0, 0, 128, 0, 0, 138, 80, 67]), 8, 3, 8)
 # Bilevel pixels, G4-compressed in strips of about 400 rows (Pillow's): libtiff's RGBA interface would decode

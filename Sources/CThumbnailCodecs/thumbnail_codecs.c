@@ -381,9 +381,11 @@ struct tn_tiff {
     char last_error[TN_MESSAGE_SIZE];
     // Rows read one at a time (see tn_tiff_rows), when `rows` is not TN_TIFF_RGBA: the samples' bits, the
     // photometric interpretation, and a row's buffer.
-    enum { TN_TIFF_RGBA, TN_TIFF_GRAY, TN_TIFF_LAB } rows;
-    int bits, photometric;
+    enum { TN_TIFF_RGBA, TN_TIFF_GRAY, TN_TIFF_LAB, TN_TIFF_RANGE } rows;
+    int bits, photometric, format;
     uint8_t *scanline;
+    // For TN_TIFF_RANGE: the lowest and highest sample, found in a first pass.
+    double low, high;
 };
 
 // The largest strip's stored (compressed) size: libtiff reads a strip's bytes whole before decoding rows of it.
@@ -403,15 +405,22 @@ static uint64_t tn_tiff_largest_strip(TIFF *tif) {
 //   interface takes only 1, 2, 4, 8 and 16 bits, and a strip whole;
 // - CIELab of 8 bits, which the RGBA interface turns into RGB for a D50 white unadapted to sRGB's D65, so
 //   that Lab's white comes out (255, 252, 222).
-static int tn_tiff_rows(TIFF *tif, uint16_t *bits, uint16_t *photometric) {
-    uint16_t samples = 1, format = SAMPLEFORMAT_UINT, planar = PLANARCONFIG_CONTIG;
+static int tn_tiff_rows(TIFF *tif, uint16_t *bits, uint16_t *photometric, uint16_t *format) {
+    uint16_t samples = 1, planar = PLANARCONFIG_CONTIG;
+    *format = SAMPLEFORMAT_UINT;
     tn_libtiff.GetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &samples);
     tn_libtiff.GetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, bits);
-    tn_libtiff.GetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, &format);
+    tn_libtiff.GetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, format);
     tn_libtiff.GetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &planar);
-    if (!tn_libtiff.GetField(tif, TIFFTAG_PHOTOMETRIC, photometric) || tn_libtiff.IsTiled(tif) || format != SAMPLEFORMAT_UINT) {
-        return TN_TIFF_RGBA;
+    if (tn_libtiff.IsTiled(tif)) return TN_TIFF_RGBA;
+    // 32-bit signed or floating-point grey, which the RGBA interface refuses (a photometric interpretation is
+    // often left out of such files). Signed samples of 8 and 16 bits it reads.
+    if (samples == 1 && ((*format == SAMPLEFORMAT_INT && *bits == 32)
+                         || (*format == SAMPLEFORMAT_IEEEFP && (*bits == 32 || *bits == 64)))) {
+        if (!tn_libtiff.GetField(tif, TIFFTAG_PHOTOMETRIC, photometric)) *photometric = PHOTOMETRIC_MINISBLACK;
+        if (*photometric == PHOTOMETRIC_MINISWHITE || *photometric == PHOTOMETRIC_MINISBLACK) return TN_TIFF_RANGE;
     }
+    if (!tn_libtiff.GetField(tif, TIFFTAG_PHOTOMETRIC, photometric) || *format != SAMPLEFORMAT_UINT) return TN_TIFF_RGBA;
     if (samples == 1 && *bits >= 1 && *bits <= 32 && (*photometric == PHOTOMETRIC_MINISWHITE || *photometric == PHOTOMETRIC_MINISBLACK)) {
         return TN_TIFF_GRAY;
     }
@@ -436,6 +445,8 @@ static int tn_tiff_warning(TIFF *tif, void *user_data, const char *module, const
     return 1;
 }
 
+static int tn_tiff_range(tn_tiff *tiff, uint32_t height);
+
 tn_tiff *tn_tiff_open(const char *path, long max_allocation, tn_tiff_info *info, char message[TN_MESSAGE_SIZE]) {
     pthread_once(&tn_libtiff_once, tn_libtiff_load);
     if (!tn_libtiff_loaded) {
@@ -454,8 +465,8 @@ tn_tiff *tn_tiff_open(const char *path, long max_allocation, tn_tiff_info *info,
     tn_libtiff.OpenOptionsSetMaxSingleMemAlloc(options, max_allocation);
     tiff->tif = tn_libtiff.OpenExt(path, "rm", options);  // "m": read, not memory-mapped, so only what is read is resident
     tn_libtiff.OpenOptionsFree(options);
-    uint16_t bits = 0, photometric = 0;
-    if (tiff->tif && (tiff->rows = tn_tiff_rows(tiff->tif, &bits, &photometric)) != TN_TIFF_RGBA) {
+    uint16_t bits = 0, photometric = 0, format = 0;
+    if (tiff->tif && (tiff->rows = tn_tiff_rows(tiff->tif, &bits, &photometric, &format)) != TN_TIFF_RGBA) {
         uint32_t width = 0, height = 0;
         tn_libtiff.GetField(tiff->tif, TIFFTAG_IMAGEWIDTH, &width);
         tn_libtiff.GetField(tiff->tif, TIFFTAG_IMAGELENGTH, &height);
@@ -470,8 +481,16 @@ tn_tiff *tn_tiff_open(const char *path, long max_allocation, tn_tiff_info *info,
         }
         tiff->bits = bits;
         tiff->photometric = photometric;
+        tiff->format = format;
         tiff->image.width = width;
         tiff->image.height = height;
+        if (tiff->rows == TN_TIFF_RANGE && tn_tiff_range(tiff, height) != 0) {
+            snprintf(message, TN_MESSAGE_SIZE, "%s", tiff->last_error[0] ? tiff->last_error : "a row cannot be decoded");
+            free(tiff->scanline);
+            tn_libtiff.Close(tiff->tif);
+            free(tiff);
+            return NULL;
+        }
         info->width = (int)width;
         info->height = (int)height;
         info->has_alpha = 0;
@@ -513,6 +532,33 @@ static unsigned tn_unpremultiply(unsigned value, unsigned alpha) {
     return result > 255 ? 255 : result;
 }
 
+// Sample `x` of the row just read, signed or floating point, as a double (NaN for a float that is not a number).
+static double tn_tiff_sample(const tn_tiff *tiff, uint32_t x) {
+    const uint8_t *row = tiff->scanline;
+    if (tiff->format == SAMPLEFORMAT_IEEEFP) {
+        return tiff->bits == 32 ? ((const float *)row)[x] : ((const double *)row)[x];
+    }
+    return ((const int32_t *)row)[x];
+}
+
+// Signed and floating-point samples have no fixed range, so a first pass over the rows finds the lowest and
+// highest, and the rows are scaled between them (as Pillow and image viewers show such images).
+static int tn_tiff_range(tn_tiff *tiff, uint32_t height) {
+    double low = INFINITY, high = -INFINITY;
+    for (uint32_t y = 0; y < height; y++) {
+        if (tn_libtiff.ReadScanline(tiff->tif, tiff->scanline, y, 0) < 0) return -1;
+        for (uint32_t x = 0; x < tiff->image.width; x++) {
+            double value = tn_tiff_sample(tiff, x);
+            if (isnan(value)) continue;
+            if (value < low) low = value;
+            if (value > high) high = value;
+        }
+    }
+    tiff->low = isfinite(low) ? low : 0;
+    tiff->high = isfinite(high) && high > tiff->low ? high : tiff->low + 1;
+    return 0;
+}
+
 // sRGB's transfer function, of a linear value, as 0–255.
 static uint8_t tn_srgb(double linear) {
     double value = linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055;
@@ -545,6 +591,16 @@ static int tn_tiff_read_rows(tn_tiff *tiff, int row, int rows, uint8_t *rgba, ch
             return -1;
         }
         uint8_t *out = rgba + (size_t)y * width * 4;
+        if (tiff->rows == TN_TIFF_RANGE) {
+            for (uint32_t x = 0; x < width; x++) {
+                double value = tn_tiff_sample(tiff, x);
+                double scaled = isnan(value) ? 0 : fmin(fmax((value - tiff->low) / (tiff->high - tiff->low), 0), 1) * 255;
+                uint8_t level = (uint8_t)lround(tiff->photometric == PHOTOMETRIC_MINISWHITE ? 255 - scaled : scaled);
+                out[x * 4] = out[x * 4 + 1] = out[x * 4 + 2] = level;
+                out[x * 4 + 3] = 255;
+            }
+            continue;
+        }
         if (tiff->rows == TN_TIFF_LAB) {
             int offset = tiff->photometric == PHOTOMETRIC_ICCLAB ? 128 : 0;
             for (uint32_t x = 0; x < width; x++) {

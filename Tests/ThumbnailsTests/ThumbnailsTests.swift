@@ -534,3 +534,14 @@ struct BMPTests {
         #expect(throws: ThumbnailError.corrupt(expected)) { try Thumbnailer.header(of: url) }
     }
 }
+
+extension TolerantDecodingTests {
+    @Test("TIFF: floating-point grey is scaled between its lowest and highest sample")
+    func floatingPointGray() throws {
+        // A ramp of 16 samples from -1 to 2: evenly spread from black to white.
+        let thumbnail = try Thumbnailer(maxPixelSize: 16).thumbnail(of: fixture("tiff-float.tif"))
+        #expect((thumbnail.width, thumbnail.height) == (16, 1))
+        let levels: [UInt8] = (0..<16).map { UInt8($0 * 17) }
+        #expect(thumbnail.rgbOnWhite() == levels.flatMap { [$0, $0, $0] })
+    }
+}
