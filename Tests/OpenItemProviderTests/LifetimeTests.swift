@@ -95,22 +95,26 @@ struct CancellationTests {
         let provider = NSItemProvider()
         // A loader that never answers: only the cancellation ends the load.
         provider.registerDataRepresentation(forTypeIdentifier: "public.data", visibility: .all) { _ in nil }
-        let insideCancel = Locked(false)
-        let answers = Locked<[(insideCancel: Bool, error: NSError?)]>([])
+        let answers = Locked<[(onCancellingThread: Bool, error: NSError?)]>([])
+        let cancelling = Locked<pthread_t?>(nil)
         let done = Latch()
         let progress = provider.loadDataRepresentation(forTypeIdentifier: "public.data") { _, error in
-            answers.withLock { $0.append((insideCancel.withLock { $0 }, error as NSError?)) }
+            let here = pthread_self()
+            let same = cancelling.withLock { $0.map { pthread_equal($0, here) != 0 } } ?? false
+            answers.withLock { $0.append((same, error as NSError?)) }
             done.open()
         }
-        // A consumer that cancels while holding a lock its completion handler would take.
-        insideCancel.withLock { $0 = true }
-        progress.cancel()
-        insideCancel.withLock { $0 = false }
+        // Delivered inside cancel(), the handler would run on this thread, where a consumer may hold a lock
+        // its handler needs.
+        Thread.detachNewThread {
+            cancelling.withLock { $0 = pthread_self() }
+            progress.cancel()
+        }
         done.wait()
         try await Task.sleep(for: .milliseconds(50))
         let seen = answers.withLock { $0 }
         #expect(seen.count == 1)
-        #expect(seen.first?.insideCancel == false)
+        #expect(seen.first?.onCancellingThread == false)
         #expect(seen.first?.error?.domain == NSCocoaErrorDomain && seen.first?.error?.code == CocoaError.userCancelled.rawValue)
     }
 }
