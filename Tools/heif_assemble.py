@@ -98,11 +98,20 @@ def transformations(orientation, crop=None, size=None):
                     for kind, angle in ORIENTATIONS[orientation][1]]
 
 
-def write(path, upright, orientation=1, tile=None, thumbnail=None, quality=90, crop=None):
+# How an embedded thumbnail is stored. "turned": as the primary image, with its own copy of the primary's
+# rotation and mirroring (as phones write it). The rest are what other writers do, with no transformation of
+# its own: "bare", stored as the primary; "upright", already upright; "padded", stored as the primary and
+# coded with 32 magenta rows below what its ispe declares; "cropped", 16 magenta rows above and below,
+# inside its ispe, cut away by a centered clap.
+THUMBNAIL_FORMS = ("turned", "bare", "upright", "padded", "cropped")
+PADDING = (255, 0, 255)
+
+
+def write(path, upright, orientation=1, tile=None, thumbnail=None, quality=90, crop=None, thumbnail_form="turned"):
     """Writes `upright` (a Pillow RGB image) as a HEIF file at `path`, stored so that `orientation` (EXIF's
     1–8, as irot and imir) shows it upright; as a grid of `tile`-pixel HEVC tiles when `tile` is given; with
-    an embedded thumbnail no larger than `thumbnail` pixels when given; shown cropped to its centered
-    `crop` (upright width and height) when given."""
+    an embedded thumbnail no larger than `thumbnail` pixels, stored as `thumbnail_form` says, when given;
+    shown cropped to its centered `crop` (upright width and height) when given."""
     operation = ORIENTATIONS[orientation][0]
     stored = upright if operation is None else upright.transpose(operation)
     width, height = stored.size
@@ -131,11 +140,23 @@ def write(path, upright, orientation=1, tile=None, thumbnail=None, quality=90, c
         properties += [(t, True) for t in transformations(orientation, crop, stored.size)]
         items.append((1, "hvc1", False, properties, coded))
     if thumbnail:
-        small = stored.copy()
+        assert thumbnail_form in THUMBNAIL_FORMS, thumbnail_form
+        small = (upright if thumbnail_form == "upright" else stored).copy()
         small.thumbnail((thumbnail, thumbnail), Image.LANCZOS)
+        declared = small.size
+        if thumbnail_form in ("padded", "cropped"):
+            above = 16 if thumbnail_form == "cropped" else 0
+            coded = Image.new("RGB", (small.width, small.height + 32), PADDING)
+            coded.paste(small, (0, above))
+            small = coded
+            if thumbnail_form == "cropped":
+                declared = small.size
         hvcc, colr, coded = encode_tile(small, quality)
-        properties = [(hvcc, True), (ispe(*small.size), False)] + ([(colr, False)] if colr else [])
-        properties += [(t, True) for t in transformations(orientation)]
+        properties = [(hvcc, True), (ispe(*declared), False)] + ([(colr, False)] if colr else [])
+        if thumbnail_form == "turned":
+            properties += [(t, True) for t in transformations(orientation)]
+        elif thumbnail_form == "cropped":
+            properties += [(t, True) for t in transformations(1, (small.width, small.height - 32), small.size)]
         item = max(i[0] for i in items) + 1
         items.append((item, "hvc1", False, properties, coded))
         references.append(("thmb", item, [1]))

@@ -231,6 +231,12 @@ with tempfile.TemporaryDirectory() as work:
     upright = Image.open(f"{work}/upright.png")
     assert upright.size == cropped.size and psnr(upright, cropped) > 35, upright.size
 
+# Embedded thumbnails as other writers store them (heif_assemble.THUMBNAIL_FORMS): coded larger than their
+# ispe, cropped by a clap, without the primary's rotation — stored as the primary, or already upright.
+for form, orientation in [("padded", 1), ("cropped", 1), ("bare", 6), ("upright", 6)]:
+    heif_assemble.write(f"{OUT}/heic-thumbnail-{form}-{orientation}.heic", scene, orientation, thumbnail=240, quality=90,
+                        thumbnail_form=form)
+
 # Transparency: a clear background with an opaque disc; the reference is resized with premultiplied alpha
 # (Pillow's RGBa), so clear pixels' colors do not bleed.
 clear = Image.new("RGBA", (480, 320), (0, 255, 0, 0))

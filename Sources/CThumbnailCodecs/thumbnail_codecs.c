@@ -678,7 +678,7 @@ static void tn_heif_load(void) {
     static const char *const names[] = {
         "heif_context_alloc", "heif_context_free", "heif_context_read_from_file", "heif_context_get_primary_image_handle",
         "heif_image_handle_release", "heif_image_handle_get_width", "heif_image_handle_get_height",
-        "heif_image_handle_has_alpha_channel", "heif_image_handle_get_thumbnail", "heif_decoding_options_alloc",
+        "heif_image_handle_has_alpha_channel", "heif_decoding_options_alloc",
         "heif_decoding_options_free", "heif_decode_image", "heif_image_release", "heif_image_get_plane_readonly",
         "heif_image_get_width", "heif_image_get_height",
     };

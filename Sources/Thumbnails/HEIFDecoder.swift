@@ -2,29 +2,56 @@ import CThumbnailCodecs
 import Foundation
 import SharingSystem
 
-/// HEIF: an embedded thumbnail when one is large enough, else the image. HEVC images — one coded item or a
-/// grid of tiles, as phones write them — are decoded here with libde265, a tile at a time, straight into
-/// the resampler, which turns them by the item's rotation and mirroring; anything else (AV1, alpha,
-/// cropping, deeper than 8 bits) goes through libheif, which decodes the whole image at once and turns it.
+/// HEIF: an embedded thumbnail when one is large enough and fit to show, else the image. HEVC images — one
+/// coded item or a grid of tiles, as phones write them — are decoded here with libde265, a tile at a time,
+/// straight into the resampler, which takes the visible part (clap) and turns it by the item's rotation and
+/// mirroring; anything else (AV1, alpha, deeper than 8 bits) goes through libheif, which decodes the whole
+/// image at once and turns it.
 enum HEIFDecoder {
     static func decode(_ request: DecodeRequest, file: HEIFFile, appliesOrientation: Bool,
                        usingEmbedded: Bool) throws(ThumbnailError) -> Resampler {
-        let (width, height) = try file.size(of: file.primary)
-        let (outWidth, outHeight) = request.outputSize(width: width, height: height)
-        // The smallest embedded thumbnail at least as large as the output, else the image itself.
-        let thumbnails = usingEmbedded ? file.sources(to: file.primary, "thmb").compactMap { id in
-            (try? file.size(of: id)).map { (id: id, width: $0.width, height: $0.height) }
-        } : []
-        let chosen = thumbnails.filter { $0.width >= outWidth && $0.height >= outHeight }.min { $0.width < $1.width }
-        let item = chosen?.id ?? file.primary
-        let orientation = appliesOrientation ? file.orientation(of: item) : .up
-        let why = chosen == nil ? "decoding this HEIF image, which has no embedded thumbnail as large as asked," : "decoding this HEIF thumbnail"
-        // The output has the image's proportions, whatever a thumbnail's rounding gave it.
-        let output = (width: outWidth, height: outHeight)
-        if let image = try HEVCImage(file, item: item, source: request.file) {
-            return try image.decode(request, size: output, orientation: orientation, why: why)
+        let orientation = file.orientation(of: file.primary)
+        let visible = try file.visibleRect(of: file.primary)
+        let shown = turned((visible.width, visible.height), orientation)
+        // The output, upright: an embedded thumbnail is made to it, whatever its own rounding.
+        let output = request.outputSize(width: shown.width, height: shown.height)
+        if usingEmbedded, let (thumbnail, itsOrientation) = thumbnail(in: file, atLeast: output, shaped: shown, orientation: orientation,
+                                                                      appliesOrientation: appliesOrientation, source: request.file) {
+            return try thumbnail.decode(request, size: turned(output, itsOrientation), orientation: appliesOrientation ? itsOrientation : .up,
+                                        why: "decoding this HEIF thumbnail")
         }
-        return try decodeWithLibheif(request, item: item, isPrimary: chosen == nil, appliesTransformations: appliesOrientation, why: why)
+        let why = "decoding this HEIF image, which has no embedded thumbnail as large as asked and fit to show,"
+        if let image = try HEVCImage(file, item: file.primary, source: request.file) {
+            return try image.decode(request, size: turned(output, orientation), orientation: appliesOrientation ? orientation : .up, why: why)
+        }
+        return try decodeWithLibheif(request, appliesTransformations: appliesOrientation, why: why)
+    }
+
+    /// The smallest embedded thumbnail of the primary image that is at least `output` upright, is `shaped`
+    /// as the primary is upright (to within 2 pixels or 1 %: its rounding), lies whole in the file and is one
+    /// this decoder takes; and how it turns upright. A thumbnail with no rotation or mirroring of its own is
+    /// turned as the primary is: the primary's transformations are those of what is shown. Asked not to turn
+    /// the image, only a thumbnail stored as the primary is will do.
+    private static func thumbnail(in file: HEIFFile, atLeast output: (width: Int, height: Int), shaped shape: (width: Int, height: Int),
+                                  orientation: ImageOrientation, appliesOrientation: Bool, source: FileBytes) -> (HEVCImage, ImageOrientation)? {
+        var best: (image: HEVCImage, orientation: ImageOrientation, width: Int)?
+        for id in file.sources(to: file.primary, "thmb") {
+            let itsOrientation = file.orientation(of: id, otherwise: orientation)
+            guard appliesOrientation || itsOrientation == orientation, let visible = try? file.visibleRect(of: id) else { continue }
+            let upright = turned((visible.width, visible.height), itsOrientation)
+            let proportionalHeight = Double(upright.width) * Double(shape.height) / Double(shape.width)
+            guard upright.width >= output.width, upright.height >= output.height, upright.width < best?.width ?? .max,
+                  abs(Double(upright.height) - proportionalHeight) <= max(2, Double(upright.height) / 100),
+                  (try? file.extents(of: id))?.allSatisfy({ $0.offset + $0.length <= source.size }) == true,
+                  let image = try? HEVCImage(file, item: id, source: source) else { continue }
+            best = (image, itsOrientation, upright.width)
+        }
+        return best.map { ($0.image, $0.orientation) }
+    }
+
+    /// A size turned by `orientation`: upright from stored, or stored from upright (the same swap).
+    private static func turned(_ size: (width: Int, height: Int), _ orientation: ImageOrientation) -> (width: Int, height: Int) {
+        orientation.swapsAxes ? (size.height, size.width) : size
     }
 
     // MARK: Everything else, through libheif
@@ -35,10 +62,9 @@ enum HEIFDecoder {
         return api.pointee
     }
 
-    /// Decodes with libheif, which applies the item's transformations itself — cropping (`clap`), which
-    /// is why it is here, then rotation and mirroring — unless asked not to.
-    private static func decodeWithLibheif(_ request: DecodeRequest, item: UInt32, isPrimary: Bool, appliesTransformations: Bool,
-                                          why: String) throws(ThumbnailError) -> Resampler {
+    /// Decodes the primary image with libheif, which applies its transformations itself — cropping (clap),
+    /// rotation and mirroring — unless asked not to.
+    private static func decodeWithLibheif(_ request: DecodeRequest, appliesTransformations: Bool, why: String) throws(ThumbnailError) -> Resampler {
         let heif = try library()
         guard let context = heif.context_alloc!() else { throw .corrupt("HEIF: out of memory") }
         defer { heif.context_free!(context) }
@@ -46,16 +72,8 @@ enum HEIFDecoder {
         guard read.code == heif_error_Ok else { throw .corrupt("HEIF: \(String(cString: read.message))") }
         var primary: OpaquePointer?
         let found = heif.context_get_primary_image_handle!(context, &primary)
-        guard found.code == heif_error_Ok, let primary else { throw .corrupt("HEIF: no primary image (\(String(cString: found.message)))") }
-        defer { heif.image_handle_release!(primary) }
-        var handle = primary
-        if !isPrimary {
-            var thumbnail: OpaquePointer?
-            let found = heif.image_handle_get_thumbnail!(primary, item, &thumbnail)
-            guard found.code == heif_error_Ok, let thumbnail else { throw .corrupt("HEIF: thumbnail \(item): \(String(cString: found.message))") }
-            handle = thumbnail
-        }
-        defer { if handle != primary { heif.image_handle_release!(handle) } }
+        guard found.code == heif_error_Ok, let handle = primary else { throw .corrupt("HEIF: no primary image (\(String(cString: found.message)))") }
+        defer { heif.image_handle_release!(handle) }
         let (width, height) = (Int(heif.image_handle_get_width!(handle)), Int(heif.image_handle_get_height!(handle)))
         let (outWidth, outHeight) = request.outputSize(width: width, height: height)
         let channels = heif.image_handle_has_alpha_channel!(handle) != 0 ? 4 : 3
@@ -90,8 +108,13 @@ struct HEVCImage: Sendable {
     let tiles: [UInt32]
     let columns: Int
     let tileWidth: Int, tileHeight: Int
-    /// The image's size: the grid's, which crops the tiles at the right and bottom.
+    /// The image's size (ispe): the grid's, which crops the tiles at the right and bottom, or the coded
+    /// picture's, which may be larger (coded in whole blocks, or a stereo pair side by side).
     let width: Int, height: Int
+    /// The part shown (clap), within the image's size.
+    let visible: (x: Int, y: Int, width: Int, height: Int)
+    /// The most pixels a tile's sequence parameter set declares: what libde265 allocates for.
+    let codedPixels: Int
     let file: HEIFFile
     let source: FileBytes
     /// The matrix and range the image's color property gives, if any (else the bitstream's are used).
@@ -104,6 +127,7 @@ struct HEVCImage: Sendable {
         let image = try file.item(item)
         guard Self.understands(file, item), !file.hasAlpha(item) else { return nil }
         (width, height) = try file.size(of: item)
+        visible = try file.visibleRect(of: item)
         color = file.properties(of: item).lazy.compactMap { property -> (Int, Bool)? in
             if case .color(let matrix, let fullRange) = property { return (matrix, fullRange) }
             return nil
@@ -138,15 +162,15 @@ struct HEVCImage: Sendable {
         default:
             return nil
         }
-        // libde265 allocates for the size the sequence parameter set declares, not the container's: a
-        // larger one would escape the budget. (Coded sizes round up to whole coding blocks, 64 at most.)
+        // libde265 allocates for the size the sequence parameter set declares, not the container's: the
+        // budget is checked against the larger of the two.
+        var codedPixels = tileWidth * tileHeight
         for tile in tiles {
-            let declared = try configuration(of: tile).parameterSets.compactMap(HEVC.pictureSize(ofSequenceParameterSet:))
+            let declared = try Self.configuration(of: tile, in: file).parameterSets.compactMap(HEVC.pictureSize(ofSequenceParameterSet:))
             guard !declared.isEmpty else { throw .corrupt("HEIF: item \(tile) has no sequence parameter set that can be read") }
-            for size in declared where size.width > tileWidth + 64 || size.height > tileHeight + 64 {
-                throw .corrupt("HEIF: item \(tile) is coded as \(size.width) × \(size.height) pixels, its ispe \(tileWidth) × \(tileHeight)")
-            }
+            codedPixels = declared.reduce(codedPixels) { max($0, $1.width * $1.height) }
         }
+        self.codedPixels = codedPixels
     }
 
     /// Whether every property of item `id` is one this decoder honors or may ignore, and its HEVC is 8-bit.
@@ -155,7 +179,8 @@ struct HEVCImage: Sendable {
         for association in item.properties {
             switch file.properties[association.index] {
             case .hevcConfiguration(_, _, _, let bitDepth) where bitDepth != 8: return false
-            // Bits per channel (pixi) repeat the HEVC configuration's; an ICC profile (colr) is not applied.
+            // Bits per channel (pixi) repeat the HEVC configuration's; an ICC profile (colr) is not applied; a
+            // clean aperture that cannot be read (a zero denominator) is left to libheif.
             case .other(let type) where (association.essential && !["pixi", "colr"].contains(type)) || type == "clap": return false
             default: continue
             }
@@ -168,38 +193,43 @@ struct HEVCImage: Sendable {
 
     func decode(_ request: DecodeRequest, size output: (width: Int, height: Int), orientation: ImageOrientation,
                 why: String) throws(ThumbnailError) -> Resampler {
-        let (outWidth, outHeight) = (min(output.width, width), min(output.height, height))
+        let (outWidth, outHeight) = (min(output.width, visible.width), min(output.height, visible.height))
         // Two tiles are decoded at once, on two threads (libde265 decodes a tile's rows of blocks in parallel
         // only as far as its encoder allowed); one coded image is decoded by libde265's own two threads.
         let workers = tiles.count > 1 ? 2 : 1
         // A grid's rows come a row of tiles at a time, and the next row may begin before one ends: the output
         // rows two rows of tiles reach stay open. One coded image arrives row by row.
-        let heldRows = columns == 1 ? Resampler.rowsHeldInOrder : 2 * tileHeight * outHeight / height + 3
+        let heldRows = columns == 1 ? Resampler.rowsHeldInOrder : 2 * tileHeight * outHeight / visible.height + 3
         // libde265 holds a tile's coded data twice (as received, and without emulation prevention), its
         // picture (8-bit YCbCr) and about 2 bytes a pixel of per-block data, plus ~100 KB: measured, 3.0–3.6
-        // bytes a pixel in all for 4:2:0 from 160 × 106 to 4000 × 3000.
+        // bytes a pixel in all for 4:2:0 from 160 × 106 to 4000 × 3000. Its pictures are the coded size.
         let largestTile = try tiles.map { tile throws(ThumbnailError) in try file.extents(of: tile).reduce(0) { $0 + $1.length } }.max() ?? 0
         let pictureBytes = [1.0, 1.5, 2.0, 3.0][try chromaFormat()]
-        let decoder = 2 * largestTile + Int(Double(tileWidth * tileHeight) * (pictureBytes + 2)) + (128 << 10) + tileWidth * 3
-        try request.check(workers * decoder + Resampler.memory(sourceWidth: width, width: outWidth, height: outHeight, channels: 3, heldRows: heldRows), why)
-        let feed = TileFeed(Resampler(from: width, height, to: outWidth, outHeight, channels: 3, orientation: orientation, inOrder: columns == 1),
-                            tiles: tiles.count, columns: columns, tileHeight: tileHeight)
+        let decoder = 2 * largestTile + Int(Double(codedPixels) * (pictureBytes + 2)) + (128 << 10) + tileWidth * 3
+        try request.check(workers * decoder + Resampler.memory(sourceWidth: visible.width, width: outWidth, height: outHeight, channels: 3, heldRows: heldRows), why)
+        let resampler = Resampler(from: visible.width, visible.height, to: outWidth, outHeight, channels: 3, orientation: orientation, inOrder: columns == 1)
+        let feed = TileFeed(resampler, tiles: tiles.count, columns: columns, tileHeight: tileHeight, top: visible.y)
         BlockingThreads.concurrentPerform(iterations: workers, width: workers) { _ in
             var row = [UInt8](repeating: 0, count: tileWidth * 3)
             while let index = feed.next() {
                 let tile = tiles[index]
                 let (tileRow, tileColumn) = index.quotientAndRemainder(dividingBy: columns)
                 let (left, top) = (tileColumn * tileWidth, tileRow * tileHeight)
-                let (visibleWidth, visibleHeight) = (min(tileWidth, width - left), min(tileHeight, height - top))
+                // What of this tile is shown: within the image's size and its visible part.
+                let across = max(left, visible.x)..<min(left + tileWidth, width, visible.x + visible.width)
+                let down = max(top, visible.y)..<min(top + tileHeight, height, visible.y + visible.height)
                 do throws(ThumbnailError) {
-                    try decodeTile(tile, threads: workers == 1 ? 2 : 0) { picture throws(ThumbnailError) in
-                        guard picture.width >= visibleWidth, picture.height >= visibleHeight else {
-                            throw .corrupt("HEIF: item \(tile) decodes to \(picture.width) × \(picture.height) pixels, not \(tileWidth) × \(tileHeight)")
-                        }
-                        let converter = YCbCrConverter(matrix: color?.matrix ?? picture.matrix, fullRange: color?.fullRange ?? picture.fullRange)
-                        for y in 0..<visibleHeight {
-                            row.withUnsafeMutableBufferPointer { converter.convert(picture, row: y, count: visibleWidth, into: $0.baseAddress!) }
-                            feed.add(row: top + y, pixels: row, count: visibleWidth, start: left)
+                    if !across.isEmpty && !down.isEmpty {
+                        try decodeTile(tile, threads: workers == 1 ? 2 : 0) { picture throws(ThumbnailError) in
+                            guard picture.width >= across.upperBound - left, picture.height >= down.upperBound - top else {
+                                throw .corrupt("HEIF: item \(tile) decodes to \(picture.width) × \(picture.height) pixels, not \(tileWidth) × \(tileHeight)")
+                            }
+                            let converter = YCbCrConverter(matrix: color?.matrix ?? picture.matrix, fullRange: color?.fullRange ?? picture.fullRange)
+                            let columns = (across.lowerBound - left)..<(across.upperBound - left)
+                            for y in down {
+                                row.withUnsafeMutableBufferPointer { converter.convert(picture, row: y - top, columns: columns, into: $0.baseAddress!) }
+                                feed.add(row: y - visible.y, pixels: row, count: across.count, start: across.lowerBound - visible.x)
+                            }
                         }
                     }
                     feed.finished(index)
@@ -213,10 +243,10 @@ struct HEVCImage: Sendable {
 
     /// The first tile's chroma format: 0 gray, 1 4:2:0, 2 4:2:2, 3 4:4:4.
     private func chromaFormat() throws(ThumbnailError) -> Int {
-        try configuration(of: tiles[0]).chromaFormat
+        try Self.configuration(of: tiles[0], in: file).chromaFormat
     }
 
-    private func configuration(of id: UInt32) throws(ThumbnailError) -> (parameterSets: [[UInt8]], lengthSize: Int, chromaFormat: Int) {
+    private static func configuration(of id: UInt32, in file: HEIFFile) throws(ThumbnailError) -> (parameterSets: [[UInt8]], lengthSize: Int, chromaFormat: Int) {
         for case .hevcConfiguration(let parameterSets, let lengthSize, let chromaFormat, _) in file.properties(of: id) {
             return (parameterSets, lengthSize, chromaFormat)
         }
@@ -226,7 +256,7 @@ struct HEVCImage: Sendable {
     /// Decodes one coded item with libde265, with `threads` threads of its own (0: on this one), and hands
     /// its picture to `body`.
     private func decodeTile(_ id: UInt32, threads: Int, _ body: (HEVCPicture) throws(ThumbnailError) -> Void) throws(ThumbnailError) {
-        let (parameterSets, lengthSize, _) = try configuration(of: id)
+        let (parameterSets, lengthSize, _) = try Self.configuration(of: id, in: file)
         guard let decoder = de265_new_decoder() else { throw .corrupt("HEIF: out of memory") }
         if threads > 0 { _ = de265_start_worker_threads(decoder, Int32(threads)) }
         defer { de265_free_decoder(decoder) }
@@ -278,14 +308,16 @@ private final class TileFeed: @unchecked Sendable {
     private let lock = NSLock()
     private var resampler: Resampler
     private let tiles: Int, columns: Int, tileHeight: Int
+    /// The first row shown: rows of tiles count from the coded image's top, the resampler's from here.
+    private let top: Int
     private var nextTile = 0
     private var done: [Bool]
     private var rowsOfTilesDone = 0
     private var error: ThumbnailError?
 
-    init(_ resampler: Resampler, tiles: Int, columns: Int, tileHeight: Int) {
+    init(_ resampler: Resampler, tiles: Int, columns: Int, tileHeight: Int, top: Int) {
         self.resampler = resampler
-        (self.tiles, self.columns, self.tileHeight) = (tiles, columns, tileHeight)
+        (self.tiles, self.columns, self.tileHeight, self.top) = (tiles, columns, tileHeight, top)
         done = [Bool](repeating: false, count: tiles)
     }
 
@@ -313,8 +345,8 @@ private final class TileFeed: @unchecked Sendable {
             done[index] = true
             while (rowsOfTilesDone + 1) * columns <= tiles && done[(rowsOfTilesDone * columns)..<((rowsOfTilesDone + 1) * columns)].allSatisfy({ $0 }) {
                 rowsOfTilesDone += 1
-                let y = rowsOfTilesDone * tileHeight
-                if y < resampler.sourceHeight { resampler.finish(before: y) }
+                let y = rowsOfTilesDone * tileHeight - top
+                if y > 0 && y < resampler.sourceHeight { resampler.finish(before: y) }
             }
         }
     }
@@ -421,13 +453,14 @@ struct YCbCrConverter {
         }
     }
 
-    /// Converts `count` pixels of row `y` into `rgb`.
-    func convert(_ picture: HEVCPicture, row y: Int, count: Int, into rgb: UnsafeMutablePointer<UInt8>) {
+    /// Converts the pixels `columns` of row `y` into `rgb`, from its start.
+    func convert(_ picture: HEVCPicture, row y: Int, columns: Range<Int>, into rgb: UnsafeMutablePointer<UInt8>) {
         let lumaRow = picture.planes[0].pointer + y * picture.planes[0].stride
         guard picture.chromaStep.x > 0 else {
-            for x in 0..<count {
+            for (index, x) in columns.enumerated() {
+                let out = index * 3
                 let value = Self.byte(luma[Int(lumaRow[x])])
-                (rgb[x * 3], rgb[x * 3 + 1], rgb[x * 3 + 2]) = (value, value, value)
+                (rgb[out], rgb[out + 1], rgb[out + 2]) = (value, value, value)
             }
             return
         }
@@ -435,17 +468,18 @@ struct YCbCrConverter {
         let cbRow = picture.planes[1].pointer + chromaY * picture.planes[1].stride
         let crRow = picture.planes[2].pointer + chromaY * picture.planes[2].stride
         let step = picture.chromaStep.x
-        for x in 0..<count {
+        for (index, x) in columns.enumerated() {
+            let out = index * 3
             let (yValue, cb, cr) = (Int(lumaRow[x]), Int(cbRow[x / step]), Int(crRow[x / step]))
             if identity {
                 // GBR: Y carries green, Cb blue, Cr red.
-                (rgb[x * 3], rgb[x * 3 + 1], rgb[x * 3 + 2]) = (UInt8(cr), UInt8(yValue), UInt8(cb))
+                (rgb[out], rgb[out + 1], rgb[out + 2]) = (UInt8(cr), UInt8(yValue), UInt8(cb))
                 continue
             }
             let base = luma[yValue]
-            rgb[x * 3] = Self.byte(base + redFromCr[cr])
-            rgb[x * 3 + 1] = Self.byte(base + greenFromCb[cb] + greenFromCr[cr])
-            rgb[x * 3 + 2] = Self.byte(base + blueFromCb[cb])
+            rgb[out] = Self.byte(base + redFromCr[cr])
+            rgb[out + 1] = Self.byte(base + greenFromCb[cb] + greenFromCr[cr])
+            rgb[out + 2] = Self.byte(base + blueFromCb[cb])
         }
     }
 

@@ -16,6 +16,9 @@ struct HEIFFile: Sendable {
         case hevcConfiguration(parameterSets: [[UInt8]], lengthSize: Int, chromaFormat: Int, bitDepth: Int)
         /// The image's size, as coded (before rotation).
         case spatialExtent(width: Int, height: Int)
+        /// The clean aperture: the part of the image shown, a width and height about a centre offset from the
+        /// image's, in pixels (fractions).
+        case cleanAperture(width: Double, height: Double, horizontalOffset: Double, verticalOffset: Double)
         /// Anticlockwise rotation by this many quarter turns.
         case rotation(quarterTurns: Int)
         /// Flip top to bottom (0) or left to right (1): HEIF amendment 2's reading, which iPhones and libheif
@@ -237,6 +240,16 @@ struct HEIFFile: Sendable {
         case "ispe":
             try body.skip(4)
             return .spatialExtent(width: Int(try body.uint32()), height: Int(try body.uint32()))
+        case "clap":
+            var fractions: [Double] = []
+            for index in 0..<4 {
+                // Offsets' numerators are signed.
+                let numerator = index < 2 ? Double(try body.uint32()) : Double(Int32(bitPattern: try body.uint32()))
+                let denominator = try body.uint32()
+                guard denominator > 0 else { return .other("clap") }
+                fractions.append(numerator / Double(denominator))
+            }
+            return .cleanAperture(width: fractions[0], height: fractions[1], horizontalOffset: fractions[2], verticalOffset: fractions[3])
         case "irot":
             return .rotation(quarterTurns: Int(try body.uint8() & 3))
         case "imir":
@@ -284,25 +297,51 @@ struct HEIFFile: Sendable {
         throw .corrupt("HEIF: item \(id) has no size (ispe)")
     }
 
-    /// How item `id`'s rotation and mirroring, applied in order, turn its pixels upright.
-    func orientation(of id: UInt32) -> ImageOrientation {
+    /// The part of item `id` that is shown, in its coded pixels: its clean aperture (clap) rounded and kept
+    /// inside the image as libheif does, else all of it.
+    func visibleRect(of id: UInt32) throws(ThumbnailError) -> (x: Int, y: Int, width: Int, height: Int) {
+        let (width, height) = try size(of: id)
+        for case .cleanAperture(let apertureWidth, let apertureHeight, let horizontal, let vertical) in properties(of: id) {
+            // The aperture's centre is the image's, (size − 1) / 2, moved by the offsets (ISO/IEC 14496-12, 12.1.4).
+            func span(_ size: Int, _ aperture: Double, _ offset: Double) -> (start: Int, length: Int)? {
+                let start = (offset + Double(size - 1) / 2 - (aperture - 1) / 2).rounded(.down)
+                let end = min(start + aperture.rounded() - 1, Double(size - 1))
+                let first = max(0, start)
+                guard first.isFinite, end.isFinite, end >= first else { return nil }
+                return (Int(first), Int(end - first) + 1)
+            }
+            guard let across = span(width, apertureWidth, horizontal), let down = span(height, apertureHeight, vertical) else {
+                throw .corrupt("HEIF: item \(id)'s clean aperture (\(apertureWidth) × \(apertureHeight) pixels) lies outside its \(width) × \(height)")
+            }
+            return (across.start, down.start, across.length, down.length)
+        }
+        return (0, 0, width, height)
+    }
+
+    /// How item `id`'s rotation and mirroring, applied in order, turn its pixels upright; `otherwise` when it
+    /// has neither.
+    func orientation(of id: UInt32, otherwise: ImageOrientation = .up) -> ImageOrientation {
         // Follow two stored pixels of a 2 × 3 image through the transformations; the orientation that
         // places them alike is theirs.
         var (width, height) = (2, 3)
         var pixels = [(0, 0), (1, 0)]
+        var transformed = false
         for property in properties(of: id) {
             switch property {
             case .rotation(let turns):
+                transformed = true
                 for _ in 0..<turns {
                     pixels = pixels.map { ($0.1, width - 1 - $0.0) }
                     (width, height) = (height, width)
                 }
             case .mirror(let mode):
+                transformed = true
                 pixels = pixels.map { mode == 0 ? ($0.0, height - 1 - $0.1) : (width - 1 - $0.0, $0.1) }
             default:
                 break
             }
         }
+        guard transformed else { return otherwise }
         return ImageOrientation.allCases.first { orientation in
             pixels.indices.allSatisfy { index in
                 let (x, y) = [(0, 0), (1, 0)][index]
@@ -311,10 +350,11 @@ struct HEIFFile: Sendable {
         } ?? .up
     }
 
-    /// The header: the primary image's coded size and orientation, the number of images shown by
-    /// themselves, and whether an alpha plane comes with the primary image.
+    /// The header: the size of the primary image's visible part (as stored, before turning) and its
+    /// orientation, the number of images shown by themselves, and whether an alpha plane comes with the
+    /// primary image.
     func header() throws(ThumbnailError) -> ImageHeader {
-        let (width, height) = try size(of: primary)
+        let (_, _, width, height) = try visibleRect(of: primary)
         let shown = items.filter { id, item in
             !item.hidden && ["hvc1", "av01", "grid", "iovl", "iden", "jpeg"].contains(item.type)
                 && !references.contains { ["thmb", "auxl"].contains($0.type) && $0.from == id }

@@ -88,17 +88,40 @@ struct ThumbnailReferenceTests {
         #expect(psnr(full, try reference("scene.png")) >= 35)
     }
 
-    @Test("HEIF cropped (clap) and turned goes through libheif, which crops, then turns")
+    @Test("HEIF cropped (clap), then turned: the header gives the visible part")
     func heifCropped() throws {
         let url = fixture("heic-clap-6.heic")
-        #expect(try Thumbnailer.header(of: url) == ImageHeader(format: .heif, width: 320, height: 480, orientation: .right, frameCount: 1, hasAlpha: false))
+        #expect(try Thumbnailer.header(of: url) == ImageHeader(format: .heif, width: 240, height: 400, orientation: .right, frameCount: 1, hasAlpha: false))
         let thumbnail = try Thumbnailer(maxPixelSize: 100).thumbnail(of: url)
         #expect((thumbnail.width, thumbnail.height) == (100, 60))
         let decibels = psnr(thumbnail, try reference("reference-cropped.png"))
         #expect(decibels >= 30, "\(decibels) dB")
-        // Asked not to turn it, libheif neither turns nor crops: the stored pixels.
+        // Asked not to turn it: cropped all the same (the aperture is what the image is), as stored.
         let stored = try Thumbnailer(maxPixelSize: 100, appliesOrientation: false).thumbnail(of: url)
-        #expect((stored.width, stored.height) == (67, 100))
+        #expect((stored.width, stored.height) == (60, 100))
+    }
+
+    @Test("HEIF embedded thumbnails as writers other than phones store them: cropped to their ispe and clap, turned as the primary",
+          arguments: ["heic-thumbnail-padded-1.heic", "heic-thumbnail-cropped-1.heic", "heic-thumbnail-bare-6.heic"])
+    func heifThumbnailForms(_ name: String) throws {
+        // Within 500 KB only the 240 × 160 thumbnail can be decoded, not the 480 × 320 image: it is what is shown.
+        let thumbnail = try Thumbnailer(maxPixelSize: 100, memoryBudget: 500 << 10).thumbnail(of: fixture(name))
+        #expect((thumbnail.width, thumbnail.height) == (100, 67))
+        // The magenta rows coded outside the thumbnail's ispe or aperture would cost far more than this.
+        let decibels = psnr(thumbnail, try reference("reference.png"))
+        #expect(decibels >= 35, "\(name): \(decibels) dB")
+    }
+
+    @Test("HEIF: a thumbnail that is not the primary's shape once turned as the primary is not used")
+    func heifThumbnailOfAnotherShape() throws {
+        // Stored upright with no rotation of its own, under a primary turned a quarter: 160 × 240 once turned.
+        let url = fixture("heic-thumbnail-upright-6.heic")
+        let refused = #expect(throws: ThumbnailError.self) { try Thumbnailer(maxPixelSize: 100, memoryBudget: 500 << 10).thumbnail(of: url) }
+        #expect(refused?.description.hasPrefix("decoding this HEIF image, which has no embedded thumbnail as large as asked and fit to show,") == true,
+                "\(String(describing: refused))")
+        let thumbnail = try Thumbnailer(maxPixelSize: 100).thumbnail(of: url)
+        #expect((thumbnail.width, thumbnail.height) == (100, 67))
+        #expect(psnr(thumbnail, try reference("reference.png")) >= 35)
     }
 
     @Test("TIFF: libtiff flips nothing itself, whatever the orientation tag says; the resampler turns it",
@@ -341,12 +364,27 @@ final class HostileImageTests {
             try Thumbnailer(maxPixelSize: 100, usesEmbeddedThumbnail: false).thumbnail(of: try write("mismatch.heic", mismatch))
         }
         #expect(error?.description.contains("grid 1 is 480 × 320 pixels, its ispe") == true, "\(String(describing: error))")
-        // A coded picture larger than its ispe says: libde265 would allocate for the larger, so it is refused.
+        // A coded picture larger than its ispe (a stereo pair side by side, say) is cropped to the ispe; the
+        // budget counts the coded picture, which libde265 allocates.
         var single = Array(try Data(contentsOf: fixture("heic.heic")))
         let extent = try #require((0..<(single.count - 4)).first { Array(single[$0..<($0 + 4)]) == Array("ispe".utf8) })
         single.replaceSubrange((extent + 8)..<(extent + 16), with: [0, 0, 0, 240, 0, 0, 0, 160])
-        let larger = #expect(throws: ThumbnailError.self) { try Thumbnailer(maxPixelSize: 100).thumbnail(of: try write("larger.heic", single)) }
-        #expect(larger?.description.contains("is coded as 480 × 320 pixels, its ispe 240 × 160") == true, "\(String(describing: larger))")
+        let larger = try write("larger.heic", single)
+        let corner = try Thumbnailer(maxPixelSize: 100).thumbnail(of: larger)
+        #expect((corner.width, corner.height) == (100, 67))
+        let whole = try Thumbnailer(maxPixelSize: 480).thumbnail(of: fixture("heic.heic"))
+        let expected = Thumbnail(width: 240, height: 160, channels: 3,
+                                 pixels: (0..<160).flatMap { y in whole.pixels[(y * 480 * 3)..<((y * 480 + 240) * 3)] }).resized(maxPixelSize: 100)
+        #expect(psnr(corner, expected) >= 40)
+        let budget = #expect(throws: ThumbnailError.self) { try Thumbnailer(maxPixelSize: 100, memoryBudget: 500 << 10).thumbnail(of: larger) }
+        guard case .overBudget(let needed, 500 << 10, _)? = budget else { Issue.record("\(String(describing: budget))"); return }
+        #expect(needed > 480 * 320 * 3, "\(needed) bytes: not the coded picture's")
+        // A file whose embedded thumbnail (its last item) is cut short: the intact primary image is shown.
+        let grid = Array(try Data(contentsOf: fixture("heic-grid-1.heic")))
+        let cut = try write("cut.heic", Array(grid.dropLast(200)))
+        let shown = try Thumbnailer(maxPixelSize: 100).thumbnail(of: cut)
+        #expect((shown.width, shown.height) == (100, 67))
+        #expect(psnr(shown, try reference("reference.png")) >= 30)
         // No pict handler: not an image file.
         var handler = bytes
         let pict = try #require((0..<(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == Array("pict".utf8) })

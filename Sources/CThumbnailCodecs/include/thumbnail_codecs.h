@@ -98,7 +98,6 @@ typedef struct {
     int (*image_handle_get_width)(const struct heif_image_handle *);
     int (*image_handle_get_height)(const struct heif_image_handle *);
     int (*image_handle_has_alpha_channel)(const struct heif_image_handle *);
-    struct heif_error (*image_handle_get_thumbnail)(const struct heif_image_handle *, heif_item_id, struct heif_image_handle **);
     struct heif_decoding_options *(*decoding_options_alloc)(void);
     void (*decoding_options_free)(struct heif_decoding_options *);
     struct heif_error (*decode_image)(const struct heif_image_handle *, struct heif_image **, enum heif_colorspace,
