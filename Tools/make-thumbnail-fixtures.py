@@ -237,6 +237,16 @@ for form, orientation in [("padded", 1), ("cropped", 1), ("bare", 6), ("upright"
     heif_assemble.write(f"{OUT}/heic-thumbnail-{form}-{orientation}.heic", scene, orientation, thumbnail=240, quality=90,
                         thumbnail_form=form)
 
+# Edges whose place any misalignment of the sample grid would move: black, white from x = 515 and from
+# y = 613 (neither on an 8-pixel block's border), as PNG, as JPEG (no chroma subsampling, so that each DCT
+# scale is what is seen) and as HEIF.
+edge = Image.new("RGB", (1024, 1024))
+edge.paste((255, 255, 255), (515, 0, 1024, 1024))
+edge.paste((255, 255, 255), (0, 613, 1024, 1024))
+edge.save(f"{OUT}/edge.png")
+edge.save(f"{OUT}/edge.jpg", quality=100, subsampling=0)
+subprocess.run(["heif-enc", "-q", "100", "-o", f"{OUT}/edge.heic", f"{OUT}/edge.png"], check=True, stdout=subprocess.DEVNULL)
+
 # Transparency: a clear background with an opaque disc; the reference is resized with premultiplied alpha
 # (Pillow's RGBa), so clear pixels' colors do not bleed.
 clear = Image.new("RGBA", (480, 320), (0, 255, 0, 0))

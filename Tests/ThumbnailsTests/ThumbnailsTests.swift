@@ -444,6 +444,30 @@ struct ResamplerTests {
         #expect(zip(sparse.image, inOrder.image).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
         #expect(sparse.image.count == inOrder.image.count)
     }
+
+    /// Where the edge from dark to light lies along `values`, in pixels from the start: the count of pixels
+    /// less the light that the values hold, each between the first (dark) and the last (light). An area
+    /// average moves no light, so any shift of the sample grid shows as a shift of this.
+    static func edge(_ values: [UInt8]) -> Double {
+        let (dark, light) = (Double(values.first!), Double(values.last!))
+        return Double(values.count) - values.reduce(0) { $0 + (Double($1) - dark) / (light - dark) }
+    }
+
+    @Test("edges stay where they are, to a twentieth of a source pixel: the area average, JPEG's DCT scales, HEIF's planes",
+          arguments: ["edge.png", "edge.jpg", "edge.heic"])
+    func edgesStayPut(_ name: String) throws {
+        // 1024 × 1024, light from x = 515 and from y = 613. A grid shifted half a source pixel would move
+        // them 0.5; JPEG is decoded at 1/8, 1/4, 1/2 and 6/8 for these sizes, then averaged.
+        for size in [128, 200, 256, 512, 700, 1024] {
+            let thumbnail = try Thumbnailer(maxPixelSize: size).thumbnail(of: fixture(name))
+            let scale = 1024 / Double(size)
+            let row = thumbnail.height * 300 / 1024, column = thumbnail.width * 300 / 1024
+            let across = (0..<thumbnail.width).map { thumbnail.pixels[(row * thumbnail.width + $0) * 3] }
+            let down = (0..<thumbnail.height).map { thumbnail.pixels[($0 * thumbnail.width + column) * 3] }
+            #expect(abs(Self.edge(across) * scale - 515) <= 0.05, "\(name) at \(size): across \(Self.edge(across) * scale)")
+            #expect(abs(Self.edge(down) * scale - 613) <= 0.05, "\(name) at \(size): down \(Self.edge(down) * scale)")
+        }
+    }
 }
 
 @Suite("Files other decoders read")
