@@ -99,6 +99,19 @@ tiff_by_hand(f"{OUT}/tiff-float.tif", (16, 1), struct.pack("<16f", *[-1 + 3 * i 
              sample_format=3)
 # CIELab (a* and b* signed): white, black, mid grey, and a saturated red (L* 54, a* 80, b* 67: sRGB's red).
 tiff_by_hand(f"{OUT}/tiff-lab.tif", (4, 1), bytes([255, 0, 0, 0, 0, 0, 128, 0, 0, 138, 80, 67]), 8, 3, 8)
+# 16-bit CMYK, which Pillow does not write, with black drawn out of the three colours (so that a decoder that
+# left K out would be far off): a 120 × 80 scene, and the RGB it was made from.
+def cmyk16(image, path):
+    samples = []
+    for red, green, blue in image.getdata():
+        brightest = max(red, green, blue)
+        black = 255 - brightest
+        inks = [0, 0, 0] if brightest == 0 else [1 - value / brightest for value in (red, green, blue)]
+        samples += [round(ink * 65535) for ink in inks] + [black * 257]
+    tiff_by_hand(path, image.size, zlib.compress(struct.pack(f"<{len(samples)}H", *samples), 9), 16, 4, 5, compression=8)
+small = scene.resize((120, 80), Image.LANCZOS)
+small.save(f"{OUT}/reference-cmyk.png")
+cmyk16(small, f"{OUT}/tiff-cmyk-16.tif")
 # Bilevel pixels, G4-compressed in strips of about 400 rows (Pillow's): libtiff's RGBA interface would decode
 # a strip at a time, 2 MB of RGBA; a row at a time needs a few kilobytes.
 bilevel = scene.resize((1240, 827)).convert("L").point(lambda level: 255 if level > 100 else 0, "1")

@@ -381,8 +381,8 @@ struct tn_tiff {
     char last_error[TN_MESSAGE_SIZE];
     // Rows read one at a time (see tn_tiff_rows), when `rows` is not TN_TIFF_RGBA: the samples' bits, the
     // photometric interpretation, and a row's buffer.
-    enum { TN_TIFF_RGBA, TN_TIFF_GRAY, TN_TIFF_LAB, TN_TIFF_RANGE } rows;
-    int bits, photometric, format;
+    enum { TN_TIFF_RGBA, TN_TIFF_GRAY, TN_TIFF_LAB, TN_TIFF_RANGE, TN_TIFF_CMYK } rows;
+    int bits, photometric, format, samples;
     uint8_t *scanline;
     // For TN_TIFF_RANGE: the lowest and highest sample, found in a first pass.
     double low, high;
@@ -404,29 +404,35 @@ static uint64_t tn_tiff_largest_strip(TIFF *tif) {
 // - grey: one unsigned integer sample per pixel, of 1 to 32 bits, black or white being zero — the RGBA
 //   interface takes only 1, 2, 4, 8 and 16 bits, and a strip whole;
 // - CIELab of 8 bits, which the RGBA interface turns into RGB for a D50 white unadapted to sRGB's D65, so
-//   that Lab's white comes out (255, 252, 222).
-static int tn_tiff_rows(TIFF *tif, uint16_t *bits, uint16_t *photometric, uint16_t *format) {
-    uint16_t samples = 1, planar = PLANARCONFIG_CONTIG;
+//   that Lab's white comes out (255, 252, 222);
+// - CMYK of 16 bits (any samples after the fourth left out), which the RGBA interface refuses.
+static int tn_tiff_rows(TIFF *tif, uint16_t *bits, uint16_t *photometric, uint16_t *format, uint16_t *samples) {
+    uint16_t planar = PLANARCONFIG_CONTIG, inks = INKSET_CMYK;
+    *samples = 1;
     *format = SAMPLEFORMAT_UINT;
-    tn_libtiff.GetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &samples);
+    tn_libtiff.GetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, samples);
+    tn_libtiff.GetFieldDefaulted(tif, TIFFTAG_INKSET, &inks);
     tn_libtiff.GetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, bits);
     tn_libtiff.GetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, format);
     tn_libtiff.GetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &planar);
     if (tn_libtiff.IsTiled(tif)) return TN_TIFF_RGBA;
     // 32-bit signed or floating-point grey, which the RGBA interface refuses (a photometric interpretation is
     // often left out of such files). Signed samples of 8 and 16 bits it reads.
-    if (samples == 1 && ((*format == SAMPLEFORMAT_INT && *bits == 32)
+    if (*samples == 1 && ((*format == SAMPLEFORMAT_INT && *bits == 32)
                          || (*format == SAMPLEFORMAT_IEEEFP && (*bits == 32 || *bits == 64)))) {
         if (!tn_libtiff.GetField(tif, TIFFTAG_PHOTOMETRIC, photometric)) *photometric = PHOTOMETRIC_MINISBLACK;
         if (*photometric == PHOTOMETRIC_MINISWHITE || *photometric == PHOTOMETRIC_MINISBLACK) return TN_TIFF_RANGE;
     }
     if (!tn_libtiff.GetField(tif, TIFFTAG_PHOTOMETRIC, photometric) || *format != SAMPLEFORMAT_UINT) return TN_TIFF_RGBA;
-    if (samples == 1 && *bits >= 1 && *bits <= 32 && (*photometric == PHOTOMETRIC_MINISWHITE || *photometric == PHOTOMETRIC_MINISBLACK)) {
+    if (*samples == 1 && *bits >= 1 && *bits <= 32 && (*photometric == PHOTOMETRIC_MINISWHITE || *photometric == PHOTOMETRIC_MINISBLACK)) {
         return TN_TIFF_GRAY;
     }
-    if (samples == 3 && *bits == 8 && planar == PLANARCONFIG_CONTIG
+    if (*samples == 3 && *bits == 8 && planar == PLANARCONFIG_CONTIG
         && (*photometric == PHOTOMETRIC_CIELAB || *photometric == PHOTOMETRIC_ICCLAB)) {
         return TN_TIFF_LAB;
+    }
+    if (*samples >= 4 && *bits == 16 && planar == PLANARCONFIG_CONTIG && *photometric == PHOTOMETRIC_SEPARATED && inks == INKSET_CMYK) {
+        return TN_TIFF_CMYK;
     }
     return TN_TIFF_RGBA;
 }
@@ -465,8 +471,8 @@ tn_tiff *tn_tiff_open(const char *path, long max_allocation, tn_tiff_info *info,
     tn_libtiff.OpenOptionsSetMaxSingleMemAlloc(options, max_allocation);
     tiff->tif = tn_libtiff.OpenExt(path, "rm", options);  // "m": read, not memory-mapped, so only what is read is resident
     tn_libtiff.OpenOptionsFree(options);
-    uint16_t bits = 0, photometric = 0, format = 0;
-    if (tiff->tif && (tiff->rows = tn_tiff_rows(tiff->tif, &bits, &photometric, &format)) != TN_TIFF_RGBA) {
+    uint16_t bits = 0, photometric = 0, format = 0, samples = 1;
+    if (tiff->tif && (tiff->rows = tn_tiff_rows(tiff->tif, &bits, &photometric, &format, &samples)) != TN_TIFF_RGBA) {
         uint32_t width = 0, height = 0;
         tn_libtiff.GetField(tiff->tif, TIFFTAG_IMAGEWIDTH, &width);
         tn_libtiff.GetField(tiff->tif, TIFFTAG_IMAGELENGTH, &height);
@@ -482,6 +488,7 @@ tn_tiff *tn_tiff_open(const char *path, long max_allocation, tn_tiff_info *info,
         tiff->bits = bits;
         tiff->photometric = photometric;
         tiff->format = format;
+        tiff->samples = samples;
         tiff->image.width = width;
         tiff->image.height = height;
         if (tiff->rows == TN_TIFF_RANGE && tn_tiff_range(tiff, height) != 0) {
@@ -581,7 +588,8 @@ static void tn_lab_to_rgb(double lightness, double a, double b, uint8_t *rgb) {
 }
 
 // Rows one at a time: grey samples scaled to 8 bits by their depth (the top 8 of more bits, a spread of fewer),
-// white where zero is white; Lab (a* and b* signed in CIELab, offset by 128 in ICCLab) turned into sRGB.
+// white where zero is white; Lab (a* and b* signed in CIELab, offset by 128 in ICCLab) turned into sRGB; CMYK
+// as libtiff's RGBA interface and Pillow turn it, each of red, green and blue (1 − C)(1 − K) and so on.
 static int tn_tiff_read_rows(tn_tiff *tiff, int row, int rows, uint8_t *rgba, char message[TN_MESSAGE_SIZE]) {
     uint32_t width = tiff->image.width;
     int bits = tiff->bits;
@@ -597,6 +605,16 @@ static int tn_tiff_read_rows(tn_tiff *tiff, int row, int rows, uint8_t *rgba, ch
                 double scaled = isnan(value) ? 0 : fmin(fmax((value - tiff->low) / (tiff->high - tiff->low), 0), 1) * 255;
                 uint8_t level = (uint8_t)lround(tiff->photometric == PHOTOMETRIC_MINISWHITE ? 255 - scaled : scaled);
                 out[x * 4] = out[x * 4 + 1] = out[x * 4 + 2] = level;
+                out[x * 4 + 3] = 255;
+            }
+            continue;
+        }
+        if (tiff->rows == TN_TIFF_CMYK) {
+            const uint16_t *samples = (const uint16_t *)tiff->scanline;  // host order, as libtiff gives them
+            for (uint32_t x = 0; x < width; x++) {
+                const uint16_t *ink = samples + (size_t)x * tiff->samples;
+                unsigned white = 255 - (ink[3] >> 8);
+                for (int channel = 0; channel < 3; channel++) out[x * 4 + channel] = (uint8_t)((255 - (ink[channel] >> 8)) * white / 255);
                 out[x * 4 + 3] = 255;
             }
             continue;

@@ -552,6 +552,14 @@ extension TolerantDecodingTests {
         #expect(pixels[2] == [119, 119, 119])
         #expect(pixels[3][0] >= 250 && pixels[3][1] <= 20 && pixels[3][2] <= 20, "\(pixels[3])")
     }
+
+    @Test("TIFF: 16-bit CMYK, black included, comes out as the RGB it was made from")
+    func cmyk16() throws {
+        let thumbnail = try Thumbnailer(maxPixelSize: 120).thumbnail(of: fixture("tiff-cmyk-16.tif"))
+        #expect((thumbnail.width, thumbnail.height) == (120, 80))
+        let decibels = psnr(thumbnail, try reference("reference-cmyk.png"))
+        #expect(decibels >= 40, "\(decibels) dB")
+    }
 }
 
 @Suite("BMP")
