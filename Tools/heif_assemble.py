@@ -46,11 +46,16 @@ def children(data, start=0, end=None):
         start += size
 
 
-def encode_tile(image, quality):
-    """HEVC for one image, by heif-enc: its hvcC and colr boxes and its coded data."""
+def encode_tile(image, quality, bit_depth=8):
+    """HEVC for one image, by heif-enc: its hvcC and colr boxes and its coded data. Deeper than 8 bits, from a
+    16-bit PNG made by ImageMagick (Pillow writes none in colour)."""
     with tempfile.TemporaryDirectory() as work:
         image.save(f"{work}/tile.png")
-        subprocess.run(["heif-enc", "-q", str(quality), "-o", f"{work}/tile.heic", f"{work}/tile.png"],
+        depth = []
+        if bit_depth > 8:
+            subprocess.run(["convert", f"{work}/tile.png", "-depth", "16", f"PNG48:{work}/tile.png"], check=True)
+            depth = ["-b", str(bit_depth)]
+        subprocess.run(["heif-enc", "-q", str(quality), *depth, "-o", f"{work}/tile.heic", f"{work}/tile.png"],
                        check=True, stdout=subprocess.DEVNULL)
         data = open(f"{work}/tile.heic", "rb").read()
     meta = next((s, e) for kind, s, e in children(data) if kind == "meta")
@@ -107,11 +112,25 @@ THUMBNAIL_FORMS = ("turned", "bare", "upright", "padded", "cropped")
 PADDING = (255, 0, 255)
 
 
-def write(path, upright, orientation=1, tile=None, thumbnail=None, quality=90, crop=None, thumbnail_form="turned"):
+def nclx(matrix, full_range):
+    """A colr box describing BT.709 primaries, sRGB's transfer and the YCbCr `matrix` and range."""
+    return box("colr", b"nclx" + struct.pack(">HHHB", 1, 13, matrix, 0x80 if full_range else 0))
+
+
+def write(path, upright, orientation=1, tile=None, thumbnail=None, quality=90, crop=None, thumbnail_form="turned",
+          bit_depth=8, colr=None):
     """Writes `upright` (a Pillow RGB image) as a HEIF file at `path`, stored so that `orientation` (EXIF's
     1–8, as irot and imir) shows it upright; as a grid of `tile`-pixel HEVC tiles when `tile` is given; with
     an embedded thumbnail no larger than `thumbnail` pixels, stored as `thumbnail_form` says, when given;
-    shown cropped to its centered `crop` (upright width and height) when given."""
+    shown cropped to its centered `crop` (upright width and height) when given. `bit_depth` is the HEVC
+    samples'; `colr`, when given, is the colr box of every coded item in place of heif-enc's — of the tiles,
+    not the grid, as cameras write it."""
+    def coded_item(image, declared=None):
+        """The properties of `image` coded (its ispe says `declared`, else its size) and its coded data."""
+        hvcc, own, coded = encode_tile(image, quality, bit_depth)
+        description = colr or own
+        return [(hvcc, True), (ispe(*(declared or image.size)), False)] + ([(description, False)] if description else []), coded
+
     operation = ORIENTATIONS[orientation][0]
     stored = upright if operation is None else upright.transpose(operation)
     width, height = stored.size
@@ -125,18 +144,16 @@ def write(path, upright, orientation=1, tile=None, thumbnail=None, quality=90, c
         for row in range(rows):
             for column in range(columns):
                 piece = padded.crop((column * tile, row * tile, (column + 1) * tile, (row + 1) * tile))
-                hvcc, colr, coded = encode_tile(piece, quality)
+                properties, coded = coded_item(piece)
                 item = 2 + len(tiles)
                 tiles.append(item)
-                properties = [(hvcc, True), (ispe(tile, tile), False)] + ([(colr, False)] if colr else [])
                 items.append((item, "hvc1", True, properties, coded))
         grid = struct.pack(">BBBBHH", 0, 0, rows - 1, columns - 1, width, height)
         properties = [(ispe(width, height), False)] + [(t, True) for t in transformations(orientation, crop, stored.size)]
         items.insert(0, (1, "grid", False, properties, grid))
         references.append(("dimg", 1, tiles))
     else:
-        hvcc, colr, coded = encode_tile(stored, quality)
-        properties = [(hvcc, True), (ispe(width, height), False)] + ([(colr, False)] if colr else [])
+        properties, coded = coded_item(stored)
         properties += [(t, True) for t in transformations(orientation, crop, stored.size)]
         items.append((1, "hvc1", False, properties, coded))
     if thumbnail:
@@ -151,8 +168,7 @@ def write(path, upright, orientation=1, tile=None, thumbnail=None, quality=90, c
             small = coded
             if thumbnail_form == "cropped":
                 declared = small.size
-        hvcc, colr, coded = encode_tile(small, quality)
-        properties = [(hvcc, True), (ispe(*declared), False)] + ([(colr, False)] if colr else [])
+        properties, coded = coded_item(small, declared)
         if thumbnail_form == "turned":
             properties += [(t, True) for t in transformations(orientation)]
         elif thumbnail_form == "cropped":

@@ -250,6 +250,12 @@ for form, orientation in [("padded", 1), ("cropped", 1), ("bare", 6), ("upright"
     heif_assemble.write(f"{OUT}/heic-thumbnail-{form}-{orientation}.heic", scene, orientation, thumbnail=240, quality=90,
                         thumbnail_form=form)
 
+# As cameras write them: 10-bit samples, and a colr box on the tiles only — here saying limited range, where
+# the bitstream says full (a camera's file that libheif shows by its colr); its twin has the box on its one item.
+heif_assemble.write(f"{OUT}/heic-grid-10.heic", scene, 1, tile=128, thumbnail=160, quality=90, bit_depth=10)
+heif_assemble.write(f"{OUT}/heic-grid-limited.heic", scene, 1, tile=128, quality=90, colr=heif_assemble.nclx(5, False))
+heif_assemble.write(f"{OUT}/heic-limited.heic", scene, 1, quality=90, colr=heif_assemble.nclx(5, False))
+
 # Edges whose place any misalignment of the sample grid would move: black, white from x = 515 and from
 # y = 613 (neither on an 8-pixel block's border), as PNG, as JPEG (no chroma subsampling, so that each DCT
 # scale is what is seen) and as HEIF.

@@ -101,8 +101,8 @@ enum HEIFDecoder {
     }
 }
 
-/// An HEVC-coded HEIF image Thumbnails decodes itself: one `hvc1` item, or a `grid` of them, 8-bit, with
-/// no alpha plane and no property it does not understand.
+/// An HEVC-coded HEIF image Thumbnails decodes itself: one `hvc1` item, or a `grid` of them, of 8 to 12
+/// bits (cameras write 10), with no alpha plane and no property it does not understand.
 struct HEVCImage: Sendable {
     /// The coded items, row by row.
     let tiles: [UInt32]
@@ -117,7 +117,8 @@ struct HEVCImage: Sendable {
     let codedPixels: Int
     let file: HEIFFile
     let source: FileBytes
-    /// The matrix and range the image's color property gives, if any (else the bitstream's are used).
+    /// The matrix and range the image's color property gives, or its first tile's (cameras describe the
+    /// tiles only), if any; else the bitstream's are used.
     let color: (matrix: Int, fullRange: Bool)?
 
     /// nil when the image is not one this decoder takes.
@@ -128,10 +129,6 @@ struct HEVCImage: Sendable {
         guard Self.understands(file, item), !file.hasAlpha(item) else { return nil }
         (width, height) = try file.size(of: item)
         visible = try file.visibleRect(of: item)
-        color = file.properties(of: item).lazy.compactMap { property -> (Int, Bool)? in
-            if case .color(let matrix, let fullRange) = property { return (matrix, fullRange) }
-            return nil
-        }.first
         switch image.type {
         case "hvc1":
             (tiles, columns, tileWidth, tileHeight) = ([item], 1, width, height)
@@ -162,6 +159,10 @@ struct HEVCImage: Sendable {
         default:
             return nil
         }
+        color = ([item] + tiles.prefix(1)).lazy.flatMap(file.properties(of:)).compactMap { property -> (Int, Bool)? in
+            if case .color(let matrix, let fullRange) = property { return (matrix, fullRange) }
+            return nil
+        }.first
         // libde265 allocates for the size the sequence parameter set declares, not the container's: the
         // budget is checked against the larger of the two.
         var codedPixels = tileWidth * tileHeight
@@ -173,12 +174,13 @@ struct HEVCImage: Sendable {
         self.codedPixels = codedPixels
     }
 
-    /// Whether every property of item `id` is one this decoder honors or may ignore, and its HEVC is 8-bit.
+    /// Whether every property of item `id` is one this decoder honors or may ignore, and its HEVC samples are
+    /// of 8 to 12 bits, luma's and chroma's alike.
     private static func understands(_ file: HEIFFile, _ id: UInt32) -> Bool {
         guard let item = file.items[id] else { return false }
         for association in item.properties {
             switch file.properties[association.index] {
-            case .hevcConfiguration(_, _, _, let bitDepth) where bitDepth != 8: return false
+            case .hevcConfiguration(_, _, _, let bitDepth) where !(8...12).contains(bitDepth): return false
             // Bits per channel (pixi) repeat the HEVC configuration's; an ICC profile (colr) is not applied; a
             // clean aperture that cannot be read (a zero denominator) is left to libheif.
             case .other(let type) where (association.essential && !["pixi", "colr"].contains(type)) || type == "clap": return false
@@ -204,7 +206,8 @@ struct HEVCImage: Sendable {
         // picture (8-bit YCbCr) and about 2 bytes a pixel of per-block data, plus ~100 KB: measured, 3.0–3.6
         // bytes a pixel in all for 4:2:0 from 160 × 106 to 4000 × 3000. Its pictures are the coded size.
         let largestTile = try tiles.map { tile throws(ThumbnailError) in try file.extents(of: tile).reduce(0) { $0 + $1.length } }.max() ?? 0
-        let pictureBytes = [1.0, 1.5, 2.0, 3.0][try chromaFormat()]
+        let format = try Self.configuration(of: tiles[0], in: file)
+        let pictureBytes = [1.0, 1.5, 2.0, 3.0][format.chromaFormat] * (format.bitDepth > 8 ? 2 : 1)
         let decoder = 2 * largestTile + Int(Double(codedPixels) * (pictureBytes + 2)) + (128 << 10) + tileWidth * 3
         try request.check(workers * decoder + Resampler.memory(sourceWidth: visible.width, width: outWidth, height: outHeight, channels: 3, heldRows: heldRows), why)
         let resampler = Resampler(from: visible.width, visible.height, to: outWidth, outHeight, channels: 3, orientation: orientation, inOrder: columns == 1)
@@ -241,14 +244,11 @@ struct HEVCImage: Sendable {
         return try feed.result()
     }
 
-    /// The first tile's chroma format: 0 gray, 1 4:2:0, 2 4:2:2, 3 4:4:4.
-    private func chromaFormat() throws(ThumbnailError) -> Int {
-        try Self.configuration(of: tiles[0], in: file).chromaFormat
-    }
-
-    private static func configuration(of id: UInt32, in file: HEIFFile) throws(ThumbnailError) -> (parameterSets: [[UInt8]], lengthSize: Int, chromaFormat: Int) {
-        for case .hevcConfiguration(let parameterSets, let lengthSize, let chromaFormat, _) in file.properties(of: id) {
-            return (parameterSets, lengthSize, chromaFormat)
+    /// Item `id`'s HEVC configuration; its chroma format is 0 gray, 1 4:2:0, 2 4:2:2, 3 4:4:4.
+    private static func configuration(of id: UInt32, in file: HEIFFile) throws(ThumbnailError)
+        -> (parameterSets: [[UInt8]], lengthSize: Int, chromaFormat: Int, bitDepth: Int) {
+        for case .hevcConfiguration(let parameterSets, let lengthSize, let chromaFormat, let bitDepth) in file.properties(of: id) {
+            return (parameterSets, lengthSize, chromaFormat, bitDepth)
         }
         throw .corrupt("HEIF: item \(id) has no HEVC configuration")
     }
@@ -256,7 +256,7 @@ struct HEVCImage: Sendable {
     /// Decodes one coded item with libde265, with `threads` threads of its own (0: on this one), and hands
     /// its picture to `body`.
     private func decodeTile(_ id: UInt32, threads: Int, _ body: (HEVCPicture) throws(ThumbnailError) -> Void) throws(ThumbnailError) {
-        let (parameterSets, lengthSize, _) = try Self.configuration(of: id, in: file)
+        let (parameterSets, lengthSize, _, bitDepth) = try Self.configuration(of: id, in: file)
         guard let decoder = de265_new_decoder() else { throw .corrupt("HEIF: out of memory") }
         if threads > 0 { _ = de265_start_worker_threads(decoder, Int32(threads)) }
         defer { de265_free_decoder(decoder) }
@@ -294,11 +294,11 @@ struct HEVCImage: Sendable {
             if status == DE265_ERROR_WAITING_FOR_INPUT_DATA { break }
             try check(status, "a picture")
             if let image = de265_get_next_picture(decoder) {
-                return try body(HEVCPicture(image))
+                return try body(HEVCPicture(image, bitDepth: bitDepth))
             }
         }
         guard let image = de265_get_next_picture(decoder) else { throw .corrupt("HEIF: item \(id)'s HEVC data holds no picture") }
-        try body(HEVCPicture(image))
+        try body(HEVCPicture(image, bitDepth: bitDepth))
     }
 }
 
@@ -391,20 +391,23 @@ private struct ExtentReader {
     }
 }
 
-/// A picture libde265 decoded: 8-bit planes, chroma subsampled or not, and what its bitstream says of color.
+/// A picture libde265 decoded: planes of 8-bit samples, or of deeper ones in 16 bits each, chroma subsampled or
+/// not, and what its bitstream says of color.
 struct HEVCPicture {
     let width: Int, height: Int
+    /// Each plane's first byte, and the bytes from a row to the next.
     let planes: [(pointer: UnsafePointer<UInt8>, stride: Int)]
+    let bitDepth: Int
     /// How many pixels of luma each chroma sample spans across and down (1 or 2); 0 for gray.
     let chromaStep: (x: Int, y: Int)
     let matrix: Int
     let fullRange: Bool
 
-    fileprivate init(_ image: OpaquePointer) throws(ThumbnailError) {
+    fileprivate init(_ image: OpaquePointer, bitDepth: Int) throws(ThumbnailError) {
         width = Int(de265_get_image_width(image, 0))
         height = Int(de265_get_image_height(image, 0))
         let format = de265_get_chroma_format(image)
-        guard de265_get_bits_per_pixel(image, 0) == 8 else { throw .corrupt("HEIF: an HEVC picture deeper than its configuration says") }
+        self.bitDepth = bitDepth
         switch format {
         case de265_chroma_mono: chromaStep = (0, 0)
         case de265_chroma_420: chromaStep = (2, 2)
@@ -415,6 +418,9 @@ struct HEVCPicture {
         for channel in 0..<(chromaStep.x == 0 ? 1 : 3) {
             var stride: Int32 = 0
             guard let plane = de265_get_image_plane(image, Int32(channel), &stride) else { throw .corrupt("HEIF: an HEVC picture without pixels") }
+            guard de265_get_bits_per_pixel(image, Int32(channel)) == bitDepth else {
+                throw .corrupt("HEIF: an HEVC picture of \(de265_get_bits_per_pixel(image, Int32(channel))) bits a sample, where its configuration says \(bitDepth)")
+            }
             planes.append((plane, Int(stride)))
         }
         self.planes = planes
@@ -453,24 +459,38 @@ struct YCbCrConverter {
         }
     }
 
-    /// Converts the pixels `columns` of row `y` into `rgb`, from its start.
+    /// Converts the pixels `columns` of row `y` into `rgb`, from its start; samples deeper than 8 bits by
+    /// their top 8.
     func convert(_ picture: HEVCPicture, row y: Int, columns: Range<Int>, into rgb: UnsafeMutablePointer<UInt8>) {
-        let lumaRow = picture.planes[0].pointer + y * picture.planes[0].stride
+        if picture.bitDepth > 8 {
+            convert(picture, row: y, columns: columns, into: rgb, samples: UInt16.self)
+        } else {
+            convert(picture, row: y, columns: columns, into: rgb, samples: UInt8.self)
+        }
+    }
+
+    private func convert<Sample: FixedWidthInteger & UnsignedInteger>(_ picture: HEVCPicture, row y: Int, columns: Range<Int>,
+                                                                      into rgb: UnsafeMutablePointer<UInt8>, samples: Sample.Type) {
+        let shift = picture.bitDepth - 8
+        func row(_ plane: Int, _ y: Int) -> UnsafePointer<Sample> {
+            UnsafeRawPointer(picture.planes[plane].pointer + y * picture.planes[plane].stride).assumingMemoryBound(to: Sample.self)
+        }
+        func byte(_ sample: Sample) -> Int { min(Int(sample) >> shift, 255) }
+        let lumaRow = row(0, y)
         guard picture.chromaStep.x > 0 else {
             for (index, x) in columns.enumerated() {
                 let out = index * 3
-                let value = Self.byte(luma[Int(lumaRow[x])])
+                let value = Self.byte(luma[byte(lumaRow[x])])
                 (rgb[out], rgb[out + 1], rgb[out + 2]) = (value, value, value)
             }
             return
         }
         let chromaY = y / picture.chromaStep.y
-        let cbRow = picture.planes[1].pointer + chromaY * picture.planes[1].stride
-        let crRow = picture.planes[2].pointer + chromaY * picture.planes[2].stride
+        let (cbRow, crRow) = (row(1, chromaY), row(2, chromaY))
         let step = picture.chromaStep.x
         for (index, x) in columns.enumerated() {
             let out = index * 3
-            let (yValue, cb, cr) = (Int(lumaRow[x]), Int(cbRow[x / step]), Int(crRow[x / step]))
+            let (yValue, cb, cr) = (byte(lumaRow[x]), byte(cbRow[x / step]), byte(crRow[x / step]))
             if identity {
                 // GBR: Y carries green, Cb blue, Cr red.
                 (rgb[out], rgb[out + 1], rgb[out + 2]) = (UInt8(cr), UInt8(yValue), UInt8(cb))

@@ -11,8 +11,9 @@ struct HEIFFile: Sendable {
     }
 
     enum Property: Equatable, Sendable {
-        /// The HEVC decoder configuration: the parameter-set NAL units, and the size of each NAL unit's
-        /// length prefix in the item's data.
+        /// The HEVC decoder configuration: the parameter-set NAL units, the size of each NAL unit's length
+        /// prefix in the item's data, the chroma format, and the bits of a sample (luma's and chroma's; 0 when
+        /// they differ).
         case hevcConfiguration(parameterSets: [[UInt8]], lengthSize: Int, chromaFormat: Int, bitDepth: Int)
         /// The image's size, as coded (before rotation).
         case spatialExtent(width: Int, height: Int)
@@ -226,8 +227,9 @@ struct HEIFFile: Sendable {
         case "hvcC":
             try body.skip(16)
             let chromaFormat = Int(try body.uint8() & 3)
-            let bitDepth = Int(try body.uint8() & 7) + 8
-            try body.skip(3)
+            let lumaDepth = Int(try body.uint8() & 7) + 8, chromaDepth = Int(try body.uint8() & 7) + 8
+            let bitDepth = lumaDepth == chromaDepth ? lumaDepth : 0
+            try body.skip(2)
             let lengthSize = Int(try body.uint8() & 3) + 1
             let arrays = Int(try body.uint8())
             var parameterSets: [[UInt8]] = []

@@ -112,6 +112,28 @@ struct ThumbnailReferenceTests {
         #expect(decibels >= 35, "\(name): \(decibels) dB")
     }
 
+    @Test("HEIF as cameras write it: 10-bit samples, in the grid's tiles and the embedded thumbnail")
+    func heifTenBits() throws {
+        // Within 600 KB: a tile at a time, which libheif's whole image (about 1.2 MB) would not fit.
+        for usesEmbedded in [true, false] {
+            let thumbnail = try Thumbnailer(maxPixelSize: 100, memoryBudget: 600 << 10, usesEmbeddedThumbnail: usesEmbedded)
+                .thumbnail(of: fixture("heic-grid-10.heic"))
+            #expect((thumbnail.width, thumbnail.height) == (100, 67))
+            let decibels = psnr(thumbnail, try reference("reference.png"))
+            #expect(decibels >= 30, "embedded \(usesEmbedded): \(decibels) dB")
+        }
+    }
+
+    @Test("HEIF: a grid's colours are its tiles' colr when it has none of its own, before what their bitstream says")
+    func heifTileColor() throws {
+        // The tiles' colr says limited range, their bitstream full: read by the colr, the grid comes out as its
+        // twin (the same colr on its one item) does, with the contrast stretched away from the reference.
+        let grid = try Thumbnailer(maxPixelSize: 100).thumbnail(of: fixture("heic-grid-limited.heic"))
+        let single = try Thumbnailer(maxPixelSize: 100).thumbnail(of: fixture("heic-limited.heic"))
+        #expect(psnr(grid, single) >= 40)
+        #expect(psnr(grid, try reference("reference.png")) < 32)
+    }
+
     @Test("HEIF: a thumbnail that is not the primary's shape once turned as the primary is not used")
     func heifThumbnailOfAnotherShape() throws {
         // Stored upright with no rotation of its own, under a primary turned a quarter: 160 × 240 once turned.
