@@ -156,7 +156,10 @@ struct HEIFFile: Sendable {
         }
         guard handler == "pict" else { throw .unsupported("HEIF: a meta box for \(handler.map { "'\($0)'" } ?? "no handler"), not for pictures") }
         guard let primary, infos[primary] != nil else { throw .corrupt("HEIF: no primary item") }
+        // A primary item that is itself a thumbnail (a thmb reference from it) stands for the image it is the
+        // thumbnail of, as libheif reads such a file.
         file.primary = primary
+        if let image = file.targets(of: primary, "thmb").first, infos[image] != nil { file.primary = image }
         for (id, info) in infos {
             let properties = associations[id] ?? []
             guard properties.allSatisfy({ $0.index < file.properties.count }) else {

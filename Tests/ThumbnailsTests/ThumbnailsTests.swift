@@ -407,6 +407,16 @@ final class HostileImageTests {
         let shown = try Thumbnailer(maxPixelSize: 100).thumbnail(of: cut)
         #expect((shown.width, shown.height) == (100, 67))
         #expect(psnr(shown, try reference("reference.png")) >= 30)
+        // A primary item (pitm) that is the thumbnail of another image: that image is the primary, as libheif
+        // reads it. (The thumbnail of heic-thumbnail-bare-6.heic is stored 160 × 240 with no rotation.)
+        var thumbnailFirst = Array(try Data(contentsOf: fixture("heic-thumbnail-bare-6.heic")))
+        let pitm = try #require((0..<(thumbnailFirst.count - 4)).first { Array(thumbnailFirst[$0..<($0 + 4)]) == Array("pitm".utf8) })
+        thumbnailFirst.replaceSubrange((pitm + 8)..<(pitm + 10), with: [0, 2])
+        let swapped = try write("thumbnail-first.heic", thumbnailFirst)
+        #expect(try Thumbnailer.header(of: swapped) == ImageHeader(format: .heif, width: 320, height: 480, orientation: .right, frameCount: 1, hasAlpha: false))
+        let upright = try Thumbnailer(maxPixelSize: 100).thumbnail(of: swapped)
+        #expect((upright.width, upright.height) == (100, 67))
+        #expect(psnr(upright, try reference("reference.png")) >= 35)
         // No pict handler: not an image file.
         var handler = bytes
         let pict = try #require((0..<(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == Array("pict".utf8) })
