@@ -29,6 +29,10 @@ draw.polygon([(400, 20), (470, 120), (330, 120)], fill=(250, 230, 30))
 scene = scene.filter(ImageFilter.GaussianBlur(2))
 scene.save(f"{OUT}/scene.png")
 
+def psnr(a, b):
+    mean = sum(x * x for x in ImageStat.Stat(ImageChops.difference(a.convert("RGB"), b.convert("RGB"))).rms) / 3
+    return math.inf if mean == 0 else 10 * math.log10(255 * 255 / mean)
+
 def stored(orientation):
     """The pixels to store so that applying `orientation` shows the scene upright."""
     inverse = {1: None, 2: Image.FLIP_LEFT_RIGHT, 3: Image.ROTATE_180, 4: Image.FLIP_TOP_BOTTOM,
@@ -49,15 +53,17 @@ stored(6).save(f"{OUT}/png-6.png", exif=exif(6))
 # TIFF: Pillow's strips (JPEG-compressed, orientation tag 274), ImageMagick's tiles, and unassociated alpha.
 stored(5).save(f"{OUT}/tiff-5.tif", compression="jpeg", quality=95, tiffinfo={274: 5})
 
-def tiff_by_hand(path, size, data, bits, samples, photometric, compression=1, big=False, sample_format=None):
+def tiff_by_hand(path, size, data, bits, samples, photometric, compression=1, big=False, sample_format=None, jpeg_stream=False):
     """A TIFF of one strip of `data` written by hand, for what Pillow does not write: BigTIFF (8-byte counts
-    and offsets, 20-byte entries; libtiff's "BigTIFF File Format"), or samples of 12 bits."""
+    and offsets, 20-byte entries; libtiff's "BigTIFF File Format"), samples of 12 bits, or old-style JPEG
+    (TIFF 6.0 section 22), whose strip is a JPEG stream that JPEGInterchangeFormat (513, 514) points at too."""
     width, height = size
     entries = [  # tag, type (3 SHORT, 4 LONG, 16 LONG8), values
         (256, 4, [width]), (257, 4, [height]), (258, 3, [bits] * samples), (259, 3, [compression]), (262, 3, [photometric]),
         (273, 16 if big else 4, [None]), (277, 3, [samples]), (278, 4, [height]), (279, 16 if big else 4, [len(data)]),
         (284, 3, [1]),
-    ] + ([(339, 3, [sample_format] * samples)] if sample_format else [])
+    ] + ([(339, 3, [sample_format] * samples)] if sample_format else []) + ([(513, 4, [None]), (514, 4, [len(data)])] if jpeg_stream else [])
+    entries.sort(key=lambda entry: entry[0])  # in the order of their tags
     field_size = 8 if big else 4
     directory = 16 if big else 8
     # The directory, then the values too large for their entries' fields, then the strip.
@@ -112,6 +118,11 @@ def cmyk16(image, path):
 small = scene.resize((120, 80), Image.LANCZOS)
 small.save(f"{OUT}/reference-cmyk.png")
 cmyk16(small, f"{OUT}/tiff-cmyk-16.tif")
+# An old-style JPEG page of one strip, as scanners wrote them: 960 × 640, 2.4 MB as libtiff's RGBA of its strip.
+with io.BytesIO() as stream:
+    scene.resize((960, 640), Image.LANCZOS).save(stream, "JPEG", quality=80)
+    tiff_by_hand(f"{OUT}/tiff-ojpeg.tif", (960, 640), stream.getvalue(), 8, 3, 6, compression=6, jpeg_stream=True)
+assert psnr(Image.open(f"{OUT}/tiff-ojpeg.tif").convert("RGB").resize(scene.size), scene) > 30
 # Bilevel pixels, G4-compressed in strips of about 400 rows (Pillow's): libtiff's RGBA interface would decode
 # a strip at a time, 2 MB of RGBA; a row at a time needs a few kilobytes.
 bilevel = scene.resize((1240, 827)).convert("L").point(lambda level: 255 if level > 100 else 0, "1")
@@ -222,10 +233,6 @@ subprocess.run(["convert", f"{OUT}/scene.png", "-compress", "Zip", "-define", "t
                 f"{OUT}/tiff-tiled.tif"], check=True)
 subprocess.run(["heif-enc", "-q", "90", "-o", f"{OUT}/heic.heic", f"{OUT}/scene.png"], check=True, stdout=subprocess.DEVNULL)
 subprocess.run(["heif-enc", "-q", "90", "-t", "160", "-o", f"{OUT}/heic-thumbnail.heic", f"{OUT}/scene.png"], check=True, stdout=subprocess.DEVNULL)
-
-def psnr(a, b):
-    mean = sum(x * x for x in ImageStat.Stat(ImageChops.difference(a.convert("RGB"), b.convert("RGB"))).rms) / 3
-    return math.inf if mean == 0 else 10 * math.log10(255 * 255 / mean)
 
 # As phones write them: a grid of 128-pixel tiles (cropped at the right and bottom), turned by irot and imir
 # to each EXIF orientation, with a 160-pixel thumbnail. libheif must see the scene upright in each.

@@ -56,11 +56,17 @@ struct tn_jpeg {
     int started;
 };
 
-tn_jpeg *tn_jpeg_open(const char *path, tn_jpeg_info *info, char message[TN_MESSAGE_SIZE]) {
+// The JPEG stream that starts `offset` bytes into the file at `path` (0, or inside an old-style JPEG TIFF).
+tn_jpeg *tn_jpeg_open(const char *path, long offset, tn_jpeg_info *info, char message[TN_MESSAGE_SIZE]) {
     FILE *file;
     tn_jpeg *jpeg = tn_open(path, sizeof(tn_jpeg), &file, message);
     if (!jpeg) return NULL;
     jpeg->file = file;
+    if (fseek(file, offset, SEEK_SET) != 0) {
+        snprintf(message, TN_MESSAGE_SIZE, "cannot read from byte %ld", offset);
+        tn_jpeg_close(jpeg);
+        return NULL;
+    }
     jpeg->info.err = jpeg_std_error(&jpeg->errors.manager);
     jpeg->errors.manager.error_exit = tn_jpeg_error_exit;
     jpeg->errors.manager.output_message = tn_jpeg_output_message;

@@ -35,12 +35,16 @@ func text(_ message: [CChar]) -> String {
 // MARK: JPEG
 
 enum JPEGDecoder {
-    static func decode(_ request: DecodeRequest) throws(ThumbnailError) -> Resampler {
+    /// The JPEG stream at `offset` in the file: its start, or inside a TIFF, where it must be of `size`.
+    static func decode(_ request: DecodeRequest, at offset: Int = 0, size: (width: Int, height: Int)? = nil) throws(ThumbnailError) -> Resampler {
         var info = tn_jpeg_info()
         var message = [CChar](repeating: 0, count: Int(TN_MESSAGE_SIZE))
-        guard let jpeg = tn_jpeg_open(request.path, &info, &message) else { throw .corrupt("JPEG: \(text(message))") }
+        guard let jpeg = tn_jpeg_open(request.path, offset, &info, &message) else { throw .corrupt("JPEG: \(text(message))") }
         defer { tn_jpeg_close(jpeg) }
         let (width, height) = (Int(info.width), Int(info.height))
+        if let size, size != (width, height) {
+            throw .corrupt("JPEG: the stream at byte \(offset) is \(width) × \(height) pixels, its TIFF \(size.width) × \(size.height)")
+        }
         let (outWidth, outHeight) = request.outputSize(width: width, height: height)
         // Decode at the smallest of libjpeg's scales (n/8) that is still no smaller than the output: the
         // scaled inverse DCT does most of the reduction, for a fraction of the work and memory.
@@ -230,6 +234,12 @@ enum GIFDecoder {
 /// layout libtiff reads), a strip or a row of tiles at a time.
 enum TIFFDecoder {
     static func decode(_ request: DecodeRequest) throws(ThumbnailError) -> Resampler {
+        // An old-style JPEG TIFF (compression 6) whose image is one JPEG stream, as most such pages are:
+        // libtiff decodes its one strip whole; read as the JPEG it is, it goes a band at a time, scaled by the
+        // DCT. A stream that will not decode (some writers point at tables only) is left to libtiff.
+        if let (offset, size) = try? embeddedJPEG(in: request.file), let resampler = try? JPEGDecoder.decode(request, at: offset, size: size) {
+            return resampler
+        }
         var info = tn_tiff_info()
         var message = [CChar](repeating: 0, count: Int(TN_MESSAGE_SIZE))
         guard let tiff = tn_tiff_open(request.path, request.memoryBudget, &info, &message) else {
@@ -265,6 +275,17 @@ enum TIFFDecoder {
             }
         }
         return output
+    }
+
+    /// Where the first image's JPEG stream starts (JPEGInterchangeFormat, tag 513) and the image's size, when
+    /// it is old-style JPEG and that stream starts as a JPEG does; nil otherwise.
+    private static func embeddedJPEG(in file: FileBytes) throws(ThumbnailError) -> (offset: Int, size: (width: Int, height: Int))? {
+        let (layout, first) = try TIFFDirectory.header(of: file)
+        let directory = try TIFFDirectory(file, at: first, layout: layout)
+        guard try directory.integer(259, in: file) == 6, let offset = try directory.integer(513, in: file),
+              let width = try directory.integer(256, in: file), let height = try directory.integer(257, in: file),
+              try file.bytes(at: offset, count: 2) == [0xFF, 0xD8] else { return nil }
+        return (offset, (width, height))
     }
 }
 

@@ -585,6 +585,23 @@ extension TolerantDecodingTests {
         #expect(pixels[3][0] >= 250 && pixels[3][1] <= 20 && pixels[3][2] <= 20, "\(pixels[3])")
     }
 
+    @Test("TIFF: an old-style JPEG page of one strip is read as the JPEG stream it holds, a band at a time")
+    func oldStyleJPEG() throws {
+        // libtiff would decode the strip whole: 960 × 640 as RGBA is 2.4 MB.
+        let thumbnail = try Thumbnailer(maxPixelSize: 100, memoryBudget: 1 << 20).thumbnail(of: fixture("tiff-ojpeg.tif"))
+        #expect((thumbnail.width, thumbnail.height) == (100, 67))
+        #expect(psnr(thumbnail, try reference("reference.png")) >= 35)
+        // A stream that is not the page's size is not taken for it: libtiff decodes the page, within its budget.
+        var bytes = Array(try Data(contentsOf: fixture("tiff-ojpeg.tif")))
+        let frame = try #require((0..<(bytes.count - 2)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+        bytes[frame + 6] ^= 1  // the frame's height, 640 → 641
+        let mismatched = FileManager.default.temporaryDirectory.appendingPathComponent("ojpeg-\(UUID().uuidString).tif")
+        try Data(bytes).write(to: mismatched)
+        defer { try? FileManager.default.removeItem(at: mismatched) }
+        let budget = #expect(throws: ThumbnailError.self) { try Thumbnailer(maxPixelSize: 100, memoryBudget: 1 << 20).thumbnail(of: mismatched) }
+        #expect(budget?.description.hasPrefix("decoding this TIFF, 640 rows at a time,") == true, "\(String(describing: budget))")
+    }
+
     @Test("TIFF: 16-bit CMYK, black included, comes out as the RGB it was made from")
     func cmyk16() throws {
         let thumbnail = try Thumbnailer(maxPixelSize: 120).thumbnail(of: fixture("tiff-cmyk-16.tif"))

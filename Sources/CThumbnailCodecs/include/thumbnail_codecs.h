@@ -29,7 +29,7 @@ typedef struct {
 } tn_jpeg_info;
 
 /// Opens a JPEG file and reads its header; NULL with `message` set when it cannot.
-tn_jpeg *tn_jpeg_open(const char *path, tn_jpeg_info *info, char message[TN_MESSAGE_SIZE]);
+tn_jpeg *tn_jpeg_open(const char *path, long offset, tn_jpeg_info *info, char message[TN_MESSAGE_SIZE]);
 /// Starts decoding at scale `numerator`/8 into 8-bit gray, RGB or CMYK; `max_memory` bounds libjpeg's own
 /// allocations. Returns 0 and the scaled size, or -1.
 int tn_jpeg_start(tn_jpeg *jpeg, int numerator, long max_memory, int *width, int *height, int *channels,
