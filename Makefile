@@ -11,7 +11,11 @@ PACKAGES := zip unzip pkg-config libssl-dev libjpeg62-turbo-dev libpng-dev libgi
 # PyPI packages the tests use as independent checks (BLAKE3's reference implementation).
 PYTHON_PACKAGES := blake3
 # More for the benchmarks' peers.
-BENCH_PACKAGES := $(PACKAGES) gcc libglib2.0-dev shared-mime-info libvips-tools python3-pil libheif-examples
+BENCH_PACKAGES := $(PACKAGES) gcc libglib2.0-dev shared-mime-info libvips-tools imagemagick libheif-examples
+# The benchmarks' Python peers and references, pinned, in a virtual environment of their own: Pillow, and
+# pillow-heif for HEIF (it brings its own libheif).
+BENCH_VENV := /var/tmp/opensharing-bench/venv
+BENCH_PYTHON_PACKAGES := pillow==11.3.0 pillow-heif==1.8.1
 
 # The example extensions (Examples/Extensions), each a bundle NAME.appex in .build/extensions.
 EXTENSIONS := Uppercase ImageSaver FileSaver NeverCompletes CrashesMidLoad MemoryHog
@@ -41,15 +45,19 @@ test: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_TESTS)'
 
-bench:
+$(BENCH_VENV)/bin/python:
+	python3 -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/pip install --quiet $(BENCH_PYTHON_PACKAGES)
+
+bench: $(BENCH_VENV)/bin/python
 	@Tools/install-system-packages.sh $(BENCH_PACKAGES)
 	Benchmarks/compare-types.sh
 	Benchmarks/compare-provider-copy.sh
 	Benchmarks/compare-hash.sh
 	Benchmarks/compare-receive.sh
-	Benchmarks/compare-thumbnails.sh
+	PYTHON=$(BENCH_VENV)/bin/python Benchmarks/compare-thumbnails.sh
 	$(SWIFT) build -c release --product sharing
-	/usr/bin/python3 -W ignore Benchmarks/thumbnail-corpus.py .build/release/sharing
+	$(BENCH_VENV)/bin/python -W ignore Benchmarks/thumbnail-corpus.py .build/release/sharing
 	Benchmarks/compare-runtime.sh
 	cd Benchmarks && $(SWIFT) run -c release ManifestTiming
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark

@@ -3,13 +3,15 @@
 # same input to the same size, each run as its own process: wall time and whole-process peak memory (GNU
 # time's maximum resident set), median of RUNS (default 5) runs in which the tools take turns; the time ratio is
 # the median of each run's ratio. Inputs come from make-thumbnail-inputs.py.
-#   Benchmarks/compare-thumbnails.sh        (needs libvips-tools, python3-pil, libheif-examples)
+#   Benchmarks/compare-thumbnails.sh        (needs libvips-tools, imagemagick, libheif-examples)
+# PYTHON is a Python with Pillow (`make bench` gives its own, pinned); python3 if unset.
 # SHARING=path/to/sharing measures that binary instead of building this checkout (to compare two versions).
 set -eu
 cd "$(dirname "$0")"
 runs=${RUNS:-5}
 data=${DATA_DIR:-/var/tmp/opensharing-bench}/thumbnails
-[ -f "$data/12mp.tif" ] || python3 make-thumbnail-inputs.py "$data"
+python=${PYTHON:-python3}
+[ -f "$data/12mp.tif" ] || "$python" make-thumbnail-inputs.py "$data"
 if [ -z "${SHARING:-}" ]; then (cd .. && swift build -c release --product sharing >/dev/null 2>&1 || swift build -c release --product sharing); fi
 sharing=${SHARING:-$(cd .. && pwd)/.build/release/sharing}
 work=$(mktemp -d)
@@ -54,7 +56,7 @@ for case in "48mp.jpg 300" "48mp.jpg 2000" "12mp.jpg 300" "12mp.png 300" "12mp.w
     while [ $i -lt "$runs" ]; do
         once ours "$sharing" thumbnail "$data/$1" --max "$2" --memory-budget 120 -o "$work/ours.jpg"
         once vips vipsthumbnail "$data/$1" -s "$2" -o "$work/vips.jpg"
-        once pil python3 "$work/pillow.py" "$data/$1" "$2" "$work/pil.jpg"
+        once pil "$python" "$work/pillow.py" "$data/$1" "$2" "$work/pil.jpg"
         i=$((i + 1))
     done
     ratio=-

@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""`sharing thumbnail --max 300` over a public image test suite, each result checked against an independent
-decoder (Pillow). The suite is Pillow's own test images (Tests/images of the Pillow 11.3.0 source release on
-PyPI, downloaded once and checked against its SHA-256): about 1,100 files of many formats made by many tools,
-broken and fuzzed ones among them. Counts per class, and the files of every class but `ok`.
+"""`sharing thumbnail --max 300` over public image test suites, each result checked against an independent
+decoder (Pillow 11.3.0, and pillow-heif 1.8.1 for HEIF, which brings libheif 1.23). The suites are the test
+images of two source releases on PyPI, downloaded once and checked against their SHA-256: Pillow 11.3.0's
+Tests/images (about 1,100 files of many formats made by many tools, broken and fuzzed ones among them) and
+pillow-heif 1.8.1's tests/images (HEIF from phones, cameras and libheif: grids, stereo pairs, thumbnails
+that do not match their image, truncated and corrupted files). Counts per class, and the files of every class
+but `ok`.
 
-    Benchmarks/thumbnail-corpus.py SHARING [DATA_DIR]      (needs python3-pil; Benchmarks/compare-corpus.sh)
+    Benchmarks/thumbnail-corpus.py SHARING [DATA_DIR]
+    (run by `make bench` with the Python of a virtual environment holding Pillow and pillow-heif)
 
 Classes, per file:
   ok                  both read it; same size (within a pixel), PSNR >= 25 dB
@@ -20,49 +24,79 @@ Classes, per file:
 """
 import hashlib, math, os, signal, subprocess, sys, tarfile, tempfile, urllib.request
 from PIL import Image, ImageChops, ImageOps
+import pillow_heif
 
-PILLOW = "pillow-11.3.0.tar.gz"
-URL = ("https://files.pythonhosted.org/packages/f3/0d/d0d6dea55cd152ce3d6767bb38a8fc10e33796ba4ba210cbab9354b6d238/"
-       + PILLOW)
-SHA256 = "3828ee7586cd0b2091b6209e5ad53e20d0649bbe87164a459d0676e035e8f523"
+pillow_heif.register_heif_opener()
+
+# The suites: a source release on PyPI, its SHA-256, and the folder of test images in it.
+SUITES = [
+    ("https://files.pythonhosted.org/packages/f3/0d/d0d6dea55cd152ce3d6767bb38a8fc10e33796ba4ba210cbab9354b6d238/"
+     "pillow-11.3.0.tar.gz", "3828ee7586cd0b2091b6209e5ad53e20d0649bbe87164a459d0676e035e8f523", "/Tests/images/"),
+    ("https://files.pythonhosted.org/packages/44/c1/82145984920ca055675af2c2795bd30da6f7461215c41f3c1eacb3d66353/"
+     "pillow_heif-1.8.1.tar.gz", "521ebffb8a181d56c3904e5a61f20903edee0d9d3275967b8fb345f866215c06", "/tests/images/"),
+]
 # The formats `sharing thumbnail` reads, as Pillow names them (MPO is JPEG with more pictures after it).
 OURS = {"JPEG", "MPO", "PNG", "GIF", "WEBP", "TIFF", "HEIF", "AVIF", "BMP"}
 LIMIT = 300
 
 
-def corpus(data):
-    """The suite's image files, downloaded and unpacked into DATA once."""
-    root = os.path.join(data, "pillow-tests")
+def corpus(data, url, sha256, folder):
+    """The image files of one suite, downloaded and unpacked into DATA once."""
+    archive = os.path.join(data, url.rsplit("/", 1)[1])
+    root = archive.removesuffix(".tar.gz") + "-tests"
     if not os.path.isdir(root):
-        archive = os.path.join(data, PILLOW)
         if not os.path.exists(archive):
-            with urllib.request.urlopen(URL, timeout=120) as response, open(archive + ".part", "wb") as out:
+            with urllib.request.urlopen(url, timeout=120) as response, open(archive + ".part", "wb") as out:
                 out.write(response.read())
             os.rename(archive + ".part", archive)
         digest = hashlib.sha256(open(archive, "rb").read()).hexdigest()
-        if digest != SHA256:
-            sys.exit(f"{archive}: SHA-256 {digest}, expected {SHA256}")
+        if digest != sha256:
+            sys.exit(f"{archive}: SHA-256 {digest}, expected {sha256}")
         with tarfile.open(archive) as tar:
-            members = [m for m in tar.getmembers() if m.isfile() and "/Tests/images/" in m.name]
+            members = [m for m in tar.getmembers() if m.isfile() and folder in m.name]
             for member in members:
-                member.name = member.name.split("/Tests/images/", 1)[1]
+                member.name = member.name.split(folder, 1)[1]
             tar.extractall(root + ".part", members=members)
         os.rename(root + ".part", root)
     files = []
     for directory, _, names in os.walk(root):
         files += [os.path.join(directory, name) for name in names]
-    return root, sorted(files)
+    return sorted(files)
 
 
-def reference(path):
-    """Pillow's thumbnail, upright, as RGB; or (None, format) when Pillow cannot read the file."""
+def reference(path, work):
+    """Pillow's thumbnail, upright, as RGB; or (None, format) when Pillow cannot read the file. Made in a
+    process of its own: a hostile file can crash the reference's C code too (one here does)."""
+    made = os.path.join(work, "reference.png")
+    if os.path.exists(made):
+        os.remove(made)
+    try:
+        answer = subprocess.run([sys.executable, "-W", "ignore", __file__, "--reference", path, made], stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, timeout=60)
+    except subprocess.TimeoutExpired:
+        return None, None
+    kind = answer.stdout.decode().strip() or None
+    if answer.returncode != 0 or not os.path.exists(made):
+        return None, kind
+    with Image.open(made) as image:
+        return image.convert("RGB"), kind
+
+
+def pillow_thumbnail(path):
+    """Pillow's thumbnail of the file at `path`, in this process: (image or None, format or None)."""
     try:
         with Image.open(path) as image:
             kind = image.format
             image.load()
-            # Pillow (9.4, Debian 12's) turns a TIFF upright as it loads it, and exif_transpose would turn it
-            # again: the orientation tag stays.
-            upright = image if kind == "TIFF" else ImageOps.exif_transpose(image)
+            # Pillow turns a TIFF upright as it opens it, and pillow-heif applies HEIF's transformations; each
+            # drops the orientation it applied, so this turns only what is left to turn. Orientation is taken
+            # where ImageIO takes it (docs/thumbnails.md): a HEIF or AVIF image's from its container alone (Pillow
+            # would also read XMP's tiff:Orientation), a PNG's not from ImageMagick's "Raw profile type exif".
+            if kind in ("HEIF", "AVIF"):
+                image.info.pop("xmp", None)
+            if kind == "PNG":
+                image.info.pop("Raw profile type exif", None)
+            upright = ImageOps.exif_transpose(image)
             upright = eight_bits(with_alpha(upright))
             upright.thumbnail((LIMIT, LIMIT))
             return flatten(upright), kind
@@ -145,7 +179,7 @@ def classify(sharing, path, work):
     if os.path.exists(output):
         os.remove(output)
     status, peak, message = ours(sharing, path, output, work)
-    expected, kind = reference(path)
+    expected, kind = reference(path, work)
     if status is None:
         return "hang", message, peak
     if status not in (0, 1):
@@ -179,21 +213,30 @@ def classify(sharing, path, work):
 
 
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--reference":
+        image, kind = pillow_thumbnail(sys.argv[2])
+        if image is not None:
+            image.save(sys.argv[3])
+        print(kind or "")
+        return
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     sharing = sys.argv[1]
     data = sys.argv[2] if len(sys.argv) > 2 else "/var/tmp/opensharing-bench"
     os.makedirs(data, exist_ok=True)
-    root, files = corpus(data)
+    suites = [(url.rsplit("/", 1)[1].removesuffix(".tar.gz"), corpus(data, url, sha256, folder)) for url, sha256, folder in SUITES]
     order = ["ok", "refused", "size", "orientation", "low PSNR", "crash", "hang", "over 100 MB", "not our format", "both refuse"]
     found = {name: [] for name in order}
     peaks = []
     with tempfile.TemporaryDirectory() as work:
-        for path in files:
-            name, detail, peak = classify(sharing, path, work)
-            found[name].append((os.path.relpath(path, root), detail))
-            peaks.append(peak)
-    print(f"{len(files)} files of Pillow 11.3.0's Tests/images; sharing thumbnail --max {LIMIT} against Pillow {Image.__version__}")
+        for suite, files in suites:
+            for path in files:
+                name, detail, peak = classify(sharing, path, work)
+                found[name].append((f"{suite}/{os.path.relpath(path, os.path.join(data, suite + '-tests'))}", detail))
+                peaks.append(peak)
+    counts = ", ".join(f"{len(files)} of {suite}" for suite, files in suites)
+    print(f"{sum(len(files) for _, files in suites)} files ({counts}); sharing thumbnail --max {LIMIT} "
+          f"against Pillow {Image.__version__} with pillow-heif {pillow_heif.__version__} (libheif {pillow_heif.libheif_version()})")
     print(f"peak resident memory: at most {max(peaks) // 1024} MB")
     for name in order:
         print(f"{name:16} {len(found[name]):5}")

@@ -203,8 +203,9 @@ struct HEVCImage: Sendable {
         // rows two rows of tiles reach stay open. One coded image arrives row by row.
         let heldRows = columns == 1 ? Resampler.rowsHeldInOrder : 2 * tileHeight * outHeight / visible.height + 3
         // libde265 holds a tile's coded data twice (as received, and without emulation prevention), its
-        // picture (8-bit YCbCr) and about 2 bytes a pixel of per-block data, plus ~100 KB: measured, 3.0–3.6
-        // bytes a pixel in all for 4:2:0 from 160 × 106 to 4000 × 3000. Its pictures are the coded size.
+        // picture (YCbCr, a byte a sample, two above 8 bits) and about 2 bytes a pixel of per-block data, plus
+        // ~100 KB: measured, 3.0–3.6 bytes a pixel in all for 8-bit 4:2:0 from 160 × 106 to 4000 × 3000. Its
+        // pictures are the coded size.
         let largestTile = try tiles.map { tile throws(ThumbnailError) in try file.extents(of: tile).reduce(0) { $0 + $1.length } }.max() ?? 0
         let format = try Self.configuration(of: tiles[0], in: file)
         let pictureBytes = [1.0, 1.5, 2.0, 3.0][format.chromaFormat] * (format.bitDepth > 8 ? 2 : 1)
