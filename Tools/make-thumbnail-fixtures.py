@@ -4,7 +4,8 @@ orientation, and the references the tests compare thumbnails with — made by Pi
 implementation: exif_transpose, then a Lanczos resize), ImageMagick (interlaced PNG) and heif-enc (HEIC; grids,
 rotation and mirroring assembled by Tools/heif_assemble.py, and checked by decoding them with libheif's heif-convert).
 
-Run from the repository root: Tools/make-thumbnail-fixtures.py (needs python3-pil, imagemagick, libheif-examples).
+Run from the repository root with Debian's Python: /usr/bin/python3 Tools/make-thumbnail-fixtures.py (needs
+python3-pil, whose Pillow 9.4 made the committed fixtures, imagemagick and libheif-examples).
 """
 import io, math, os, struct, subprocess, sys, tempfile, zlib
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageOps, ImageStat, PngImagePlugin
