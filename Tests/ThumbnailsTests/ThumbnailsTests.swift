@@ -355,8 +355,9 @@ final class HostileImageTests {
 
     @Test("every HEIF fixture with bytes overwritten anywhere: an error or a thumbnail, never a crash")
     func overwritten() throws {
-        // The grid of tiles, the embedded thumbnail, and libheif's way (alpha).
-        for (name, usesEmbedded) in [("heic-grid-6.heic", false), ("heic-thumbnail.heic", true), ("heic-alpha.heic", false)] {
+        // The grid of tiles (8 and 10 bits), embedded thumbnails (one cropped by its clap), and libheif's way (alpha).
+        for (name, usesEmbedded) in [("heic-grid-6.heic", false), ("heic-grid-10.heic", false), ("heic-thumbnail.heic", true),
+                                     ("heic-thumbnail-cropped-1.heic", true), ("heic-alpha.heic", false)] {
             let bytes = Array(try Data(contentsOf: fixture(name)))
             for position in stride(from: 0, to: bytes.count, by: Swift.max(1, bytes.count / 47)) {
                 for value: UInt8 in [0x00, 0xFF] {
