@@ -235,3 +235,10 @@ package.targets += compatibilityStandIns + compatibilitySources.map { name in
     )
 }
 #endif
+
+// The image-header fuzz target (Fuzz/run.sh), which needs Thumbnails and the modules under it: only when asked,
+// so that an ordinary build has no executable without a main.
+if Context.environment["OPENSHARING_FUZZ"] != nil {
+    package.targets.append(.executableTarget(name: "ImageHeaderFuzzer", dependencies: ["Thumbnails"], path: "Fuzz/ImageHeader",
+                                             swiftSettings: strictSettings))
+}

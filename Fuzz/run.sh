@@ -27,9 +27,15 @@ build() {  # target
     case $1 in
     property-list) build_target property-list-fuzzer Sources/PropertyLists/*.swift Fuzz/PropertyListFuzzer.swift ;;
     predicate) build_target predicate-fuzzer Sources/ExtensionManifest/Predicate/*.swift Fuzz/PredicateFuzzer.swift ;;
-    image-header) build_target image-header-fuzzer Sources/Thumbnails/ByteSource.swift Sources/Thumbnails/Exif.swift \
-        Sources/Thumbnails/ImageHeader.swift Sources/Thumbnails/HEIFFile.swift Sources/Thumbnails/ImageOrientation.swift \
-        Sources/Thumbnails/ThumbnailError.swift Fuzz/ImageHeaderFuzzer.swift ;;
+    image-header)
+        # Thumbnails' header readers need the modules under them, so this target is built by the package
+        # (Package.swift adds it when OPENSHARING_FUZZ is set), every module instrumented; a debug build, whose
+        # modules are testable (it reads internal types): an optimized one with -enable-testing crashes Swift
+        # 6.3.1's compiler ("Found ownership error").
+        OPENSHARING_FUZZ=1 swift build --scratch-path "$build/package" --sanitize=fuzzer --sanitize=address \
+            --product ImageHeaderFuzzer >"$build/image-header-build.log" 2>&1 ||
+            { echo "building image-header failed; see $build/image-header-build.log"; exit 2; }
+        ln -sf "package/debug/ImageHeaderFuzzer" "$build/image-header-fuzzer" ;;
     runtime-message) build_target runtime-message-fuzzer Sources/ExtensionRuntime/RuntimeMessage.swift Fuzz/RuntimeMessageFuzzer.swift ;;
     *) echo "no fuzz target $1"; exit 2 ;;
     esac

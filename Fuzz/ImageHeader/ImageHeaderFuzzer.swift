@@ -1,6 +1,9 @@
 // libFuzzer entry point for the image header readers (JPEG, PNG, GIF, WebP, TIFF, EXIF, HEIF's meta box and
 // the HEVC parameter sets in it): any bytes must give a header or an error, never a crash, a hang or a large
-// allocation. Built by Fuzz/run.sh with the pure-Swift part of Sources/Thumbnails.
+// allocation. Built by Fuzz/run.sh as a target of the package, which Package.swift adds when OPENSHARING_FUZZ
+// is set.
+@testable import Thumbnails
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzImageHeader(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let source = BufferBytes(buffer: Array(UnsafeBufferPointer(start: bytes, count: count)))
@@ -12,6 +15,11 @@ public func fuzzImageHeader(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt
         for id in heif.items.keys {
             _ = try? heif.extents(of: id)
             _ = try? heif.size(of: id)
+            if let size = try? heif.size(of: id), let visible = try? heif.visibleRect(of: id) {
+                precondition(visible.x >= 0 && visible.y >= 0 && visible.width >= 1 && visible.height >= 1
+                             && visible.x + visible.width <= size.width && visible.y + visible.height <= size.height,
+                             "a visible part \(visible) outside \(size)")
+            }
             _ = heif.orientation(of: id)
             _ = heif.hasAlpha(id)
             _ = heif.targets(of: id, "dimg")
