@@ -29,11 +29,13 @@ build() {  # target
     predicate) build_target predicate-fuzzer Sources/ExtensionManifest/Predicate/*.swift Fuzz/PredicateFuzzer.swift ;;
     image-header)
         # Thumbnails' header readers need the modules under them, so this target is built by the package
-        # (Package.swift adds it when OPENSHARING_FUZZ is set), every module instrumented; a debug build, whose
-        # modules are testable (it reads internal types): an optimized one with -enable-testing crashes Swift
-        # 6.3.1's compiler ("Found ownership error").
-        OPENSHARING_FUZZ=1 swift build --scratch-path "$build/package" --sanitize=fuzzer --sanitize=address \
-            --product ImageHeaderFuzzer >"$build/image-header-build.log" 2>&1 ||
+        # (Package.swift adds it when OPENSHARING_FUZZ is set), every module instrumented. The Swift driver
+        # keeps only the last of separate -sanitize= flags, so SwiftPM's --sanitize=fuzzer --sanitize=address
+        # would build Swift without coverage; the two are given to swiftc as one flag. A debug build, whose
+        # modules are testable (the target reads internal types): an optimized one with -enable-testing crashes
+        # Swift 6.3.1's compiler ("Found ownership error").
+        OPENSHARING_FUZZ=1 swift build --scratch-path "$build/package" --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address \
+            -Xcc -fsanitize=address --product ImageHeaderFuzzer >"$build/image-header-build.log" 2>&1 ||
             { echo "building image-header failed; see $build/image-header-build.log"; exit 2; }
         ln -sf "package/debug/ImageHeaderFuzzer" "$build/image-header-fuzzer" ;;
     runtime-message) build_target runtime-message-fuzzer Sources/ExtensionRuntime/RuntimeMessage.swift Fuzz/RuntimeMessageFuzzer.swift ;;
