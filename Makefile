@@ -7,7 +7,7 @@
 SWIFT ?= swift
 
 # Debian packages the build and the tests need.
-PACKAGES := zip unzip pkg-config libssl-dev libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev libde265-dev libheif-dev libtiff-dev
+PACKAGES := zip unzip pkg-config libssl-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libde265-dev libheif-dev libtiff-dev
 # PyPI packages the tests use as independent checks (BLAKE3's reference implementation).
 PYTHON_PACKAGES := blake3
 # More for the benchmarks' peers.

@@ -81,10 +81,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(name: "ShareIntake", dependencies: ["SharingShim", "ShareInbox", "ContentTypes", "PropertyLists", "Thumbnails"], swiftSettings: strictSettings),
-        // Debian's libjpeg62-turbo-dev, libpng-dev, libgif-dev, libwebp-dev and libheif-dev (opened when needed).
+        // Debian's libjpeg62-turbo-dev, libpng-dev, libwebp-dev and libheif-dev (opened when needed).
         .target(
             name: "CThumbnailCodecs",
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("webp"), .linkedLibrary("de265"),
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("de265"),
                             .linkedLibrary("dl")]
         ),
         .target(name: "Thumbnails", dependencies: ["CThumbnailCodecs", "SharingSystem", "ContentTypes"], swiftSettings: strictSettings),

@@ -130,26 +130,62 @@ bilevel = scene.resize((1240, 827)).convert("L").point(lambda level: 255 if leve
 bilevel.save(f"{OUT}/tiff-g4.tif", compression="group4")
 bilevel.save(f"{OUT}/reference-g4.png")
 
-def gif_without_colors(path):
-    """A 16 × 16 GIF with neither a global nor a local colour table (Pillow always writes one): pixel (x, y)
-    is index 16 × y + x. Its LZW codes are all literal, 9 bits each, with a clear code before the table
-    would widen them."""
-    codes, bits, width = [256], 0, 0
-    for index, value in enumerate(range(256)):
-        if index and index % 254 == 0:
-            codes.append(256)
-        codes.append(value)
-    codes.append(257)
-    stream = 0
-    for position, code in enumerate(codes):
-        stream |= code << (9 * position)
-    data = stream.to_bytes((9 * len(codes) + 7) // 8, "little")
+def gif_by_hand(path, size, indices, minimum_code_size=8, clears=True, screen=None, at=(0, 0), colors=None,
+                local=None, transparent=None, interlaced=False):
+    """A GIF of one frame written by hand, for what Pillow does not write: `indices` (row by row) as literal
+    LZW codes only, of `minimum_code_size` + 1 bits growing to 12 as the table fills, with a clear code before
+    each widening when `clears` (else the table fills and is kept: GIF's deferred clear); on a `screen` larger
+    than the frame, placed `at`; with a global and a local colour table (lists of (r, g, b)), or neither; a
+    transparent index; rows in interlaced order. giflib reads minimum code sizes up to 8; GIF's codes of up to
+    12 bits hold 11, which some writers use and Pillow reads."""
+    width, height = size
+    if interlaced:
+        rows = [row for start, step in [(0, 8), (4, 8), (2, 4), (1, 2)] for row in range(start, height, step)]
+        indices = [indices[row * width + x] for row in rows for x in range(width)]
+    clear, bits = 1 << minimum_code_size, minimum_code_size + 1
+    codes = [(clear, bits)]
+    table, first = clear + 2, True
+    for value in indices:
+        if clears and not first and table + 1 == 1 << bits and bits < 12:
+            codes.append((clear, bits))
+            table, bits, first = clear + 2, minimum_code_size + 1, True
+        codes.append((value, bits))
+        if not first and table < 4096:
+            table += 1
+            if table == 1 << bits and bits < 12:
+                bits += 1
+        first = False
+    codes.append((clear + 1, bits))
+    stream, position = 0, 0
+    for code, length in codes:
+        stream |= code << position
+        position += length
+    data = stream.to_bytes((position + 7) // 8, "little")
     blocks = b"".join(bytes([len(data[i:i + 255])]) + data[i:i + 255] for i in range(0, len(data), 255))
+    table_bytes = lambda entries: b"".join(bytes(entry) for entry in entries)
+    screen_width, screen_height = screen or size
+    head = b"GIF89a" + struct.pack("<HHBBB", screen_width, screen_height, 0xF7 if colors else 0, 0, 0) + (table_bytes(colors) if colors else b"")
+    control = b"!\xf9\x04" + struct.pack("<BHB", 1 if transparent is not None else 0, 0, transparent or 0) + b"\0"
+    flags = (0x87 if local else 0) | (0x40 if interlaced else 0)
+    frame = b"," + struct.pack("<HHHHB", at[0], at[1], width, height, flags) + (table_bytes(local) if local else b"")
     with open(path, "wb") as out:
-        out.write(b"GIF89a" + struct.pack("<HHBBB", 16, 16, 0, 0, 0)
-                  + b"," + struct.pack("<HHHHB", 0, 0, 16, 16, 0) + bytes([8]) + blocks + b"\0;")
-    assert list(Image.open(path).convert("L").getdata()) == list(range(256))
-gif_without_colors(f"{OUT}/gif-no-colors.gif")
+        out.write(head + control + frame + bytes([minimum_code_size]) + blocks + b"\0;")
+
+ramp = list(range(256))
+for name, arguments in [("gif-no-colors.gif", {}), ("gif-lzw-11.gif", {"minimum_code_size": 11})]:
+    gif_by_hand(f"{OUT}/{name}", (16, 16), ramp, **arguments)
+    assert list(Image.open(f"{OUT}/{name}").convert("L").getdata()) == ramp
+# 5,120 codes of 8-bit indices with no clear: the codes widen from 9 bits to 12 and the full table is kept.
+gif_by_hand(f"{OUT}/gif-full-table.gif", (64, 80), [(7 * i) % 256 for i in range(64 * 80)], clears=False)
+assert list(Image.open(f"{OUT}/gif-full-table.gif").convert("L").getdata()) == [(7 * i) % 256 for i in range(64 * 80)]
+# An interlaced 16 × 16 frame at (10, 5) of a 32 × 24 screen; a local table of reds over a global one of blues;
+# index 0 transparent.
+gif_by_hand(f"{OUT}/gif-offset.gif", (16, 16), ramp, screen=(32, 24), at=(10, 5), colors=[(0, 0, i) for i in range(256)],
+            local=[(i, 0, 0) for i in range(256)], transparent=0, interlaced=True)
+expected = Image.new("RGBA", (32, 24), (0, 0, 0, 0))
+for index in range(1, 256):
+    expected.putpixel((10 + index % 16, 5 + index // 16), (index, 0, 0, 255))
+assert Image.open(f"{OUT}/gif-offset.gif").convert("RGBA").tobytes() == expected.tobytes()
 
 def png_with_xmp(orientation, form, path):
     """A PNG whose only orientation is XMP's tiff:Orientation in an iTXt chunk, as macOS writes it when Finder

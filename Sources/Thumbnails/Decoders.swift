@@ -143,88 +143,244 @@ enum PNGDecoder {
 
 // MARK: GIF
 
+/// GIF in Swift (GIF89a, https://www.w3.org/Graphics/GIF/spec-gif89a.txt): the first frame on the logical
+/// screen, transparent where it does not cover, its LZW codes decoded as they are read and its rows handed on
+/// as they are complete. Any LZW minimum code size up to 11 is read, as Pillow reads it (giflib refuses those
+/// above 8, though codes of up to 12 bits hold them). A frame whose data ends early shows what it has.
 enum GIFDecoder {
-    /// The first frame on the logical screen; what it does not cover is clear.
     static func decode(_ request: DecodeRequest) throws(ThumbnailError) -> Resampler {
-        var status: Int32 = 0
-        guard let gif = DGifOpenFileName(request.path, &status) else { throw .corrupt("GIF: \(String(cString: GifErrorString(status)))") }
-        defer { DGifCloseFile(gif, &status) }
-        let (width, height) = (Int(gif.pointee.SWidth), Int(gif.pointee.SHeight))
+        let source = request.file
+        let screen = try source.bytes(at: 6, count: 7)
+        let (width, height) = (Int(screen[0]) | Int(screen[1]) << 8, Int(screen[2]) | Int(screen[3]) << 8)
+        guard width > 0, height > 0 else { throw .corrupt("GIF: the screen is \(width) × \(height) pixels") }
         let (outWidth, outHeight) = request.outputSize(width: width, height: height)
-        try request.check(Resampler.memory(sourceWidth: width, width: outWidth, height: outHeight, channels: 4, heldRows: outHeight) + width * 5,
-                          "reducing this GIF")
-        var transparent = -1
+        try request.check(Resampler.memory(sourceWidth: width, width: outWidth, height: outHeight, channels: 4, heldRows: outHeight) + width * 6
+                          + LZWDecoder.memory, "reducing this GIF")
+        var offset = 13
+        var global: [(UInt8, UInt8, UInt8)]?
+        if screen[4] & 0x80 != 0 { (global, offset) = try palette(source, at: offset, bits: Int(screen[4] & 7)) }
+        var transparent: Int?
         while true {
-            var record = UNDEFINED_RECORD_TYPE
-            guard DGifGetRecordType(gif, &record) == GIF_OK else { throw failure(gif) }
-            switch record {
-            case EXTENSION_RECORD_TYPE:
-                var code: Int32 = 0
-                var block: UnsafeMutablePointer<GifByteType>?
-                guard DGifGetExtension(gif, &code, &block) == GIF_OK else { throw failure(gif) }
-                if code == GRAPHICS_EXT_FUNC_CODE, let block, block[0] >= 4 {
-                    var control = GraphicsControlBlock()
-                    if DGifExtensionToGCB(Int(block[0]), block + 1, &control) == GIF_OK { transparent = Int(control.TransparentColor) }
+            let introducer = try source.bytes(at: offset, count: 1)[0]
+            switch introducer {
+            case 0x21:
+                // A graphic control extension: its flags and transparent index, in a block of 4 bytes.
+                let label = try source.bytes(at: offset + 1, count: 1)[0]
+                if label == 0xF9, let control = try? source.bytes(at: offset + 2, count: 5), control[0] >= 4 {
+                    transparent = control[1] & 1 != 0 ? Int(control[4]) : nil
                 }
-                while block != nil {
-                    guard DGifGetExtensionNext(gif, &block) == GIF_OK else { throw failure(gif) }
-                }
-            case IMAGE_DESC_RECORD_TYPE:
-                guard DGifGetImageDesc(gif) == GIF_OK else { throw failure(gif) }
-                return try frame(gif, transparent: transparent, request: request, size: (width, height), output: (outWidth, outHeight))
-            case TERMINATE_RECORD_TYPE:
+                offset = try HeaderReader.skipSubBlocks(source, from: offset + 2)
+            case 0x2C:
+                return try frame(source, at: offset + 1, global: global, transparent: transparent, request: request,
+                                 screen: (width, height), output: (outWidth, outHeight))
+            case 0x3B:
                 throw .corrupt("GIF: no image")
             default:
-                throw .corrupt("GIF: an unknown record")
+                throw .corrupt("GIF: an unknown block 0x\(String(introducer, radix: 16)) at byte \(offset)")
             }
         }
     }
 
-    private static func frame(_ gif: UnsafeMutablePointer<GifFileType>, transparent: Int, request: DecodeRequest,
-                              size: (Int, Int), output: (Int, Int)) throws(ThumbnailError) -> Resampler {
-        let image = gif.pointee.Image
-        let (left, top, frameWidth, frameHeight) = (Int(image.Left), Int(image.Top), Int(image.Width), Int(image.Height))
+    /// The colour table of 2^(bits + 1) entries at `offset`, as 256 colours (black past its end), and the offset
+    /// after it.
+    private static func palette(_ source: FileBytes, at offset: Int, bits: Int) throws(ThumbnailError) -> ([(UInt8, UInt8, UInt8)], Int) {
+        let count = 2 << bits
+        let bytes = try source.bytes(at: offset, count: count * 3)
+        return ((0..<256).map { $0 < count ? (bytes[$0 * 3], bytes[$0 * 3 + 1], bytes[$0 * 3 + 2]) : (0, 0, 0) }, offset + count * 3)
+    }
+
+    private static func frame(_ source: FileBytes, at start: Int, global: [(UInt8, UInt8, UInt8)]?, transparent: Int?,
+                              request: DecodeRequest, screen: (width: Int, height: Int), output: (Int, Int)) throws(ThumbnailError) -> Resampler {
+        let descriptor = try source.bytes(at: start, count: 9)
+        let field = { (index: Int) in Int(descriptor[index]) | Int(descriptor[index + 1]) << 8 }
+        let (left, top, frameWidth, frameHeight) = (field(0), field(2), field(4), field(6))
+        var offset = start + 9
+        var colors = global
+        if descriptor[8] & 0x80 != 0 { (colors, offset) = try palette(source, at: offset, bits: Int(descriptor[8] & 7)) }
         // Without a colour table, local or global, each index is a grey level, as other decoders read it.
-        let colors = image.ColorMap ?? gif.pointee.SColorMap
-        let palette = (0..<256).map { index -> (UInt8, UInt8, UInt8) in
-            guard let colors else { return (UInt8(index), UInt8(index), UInt8(index)) }
-            guard index < Int(colors.pointee.ColorCount) else { return (0, 0, 0) }
-            let color = colors.pointee.Colors[index]
-            return (color.Red, color.Green, color.Blue)
-        }
-        var resampler = Resampler(from: size.0, size.1, to: output.0, output.1, channels: 4, orientation: request.orientation, inOrder: false)
-        var indices = [GifByteType](repeating: 0, count: max(frameWidth, 1))
-        var rgba = [UInt8](repeating: 0, count: size.0 * 4)
+        let palette = colors ?? (0..<256).map { (UInt8($0), UInt8($0), UInt8($0)) }
+        let minimumCodeSize = Int(try source.bytes(at: offset, count: 1)[0])
+        let decoder = try LZWDecoder(minimumCodeSize: minimumCodeSize, source: source, at: offset + 1)
+        var resampler = Resampler(from: screen.width, screen.height, to: output.0, output.1, channels: 4, orientation: request.orientation, inOrder: false)
         // Interlaced frames send rows 0, 8, 16 …, then 4, 12 …, then 2, 6 …, then the odd ones.
-        let order: [Int] = image.Interlace
+        let order: [Int] = descriptor[8] & 0x40 != 0
             ? [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { stride(from: $0.0, to: frameHeight, by: $0.1) }
             : Array(0..<frameHeight)
+        var indices = [UInt16](repeating: 0, count: frameWidth)
+        var rgba = [UInt8](repeating: 0, count: screen.width * 4)
         var covered = Set<Int>()
         for row in order {
-            guard DGifGetLine(gif, &indices, Int32(frameWidth)) == GIF_OK else { throw failure(gif) }
+            guard try indices.withUnsafeMutableBufferPointer({ indices throws(ThumbnailError) in try decoder.read(into: indices) }) else { break }
             let y = top + row
-            guard y >= 0, y < size.1 else { continue }
-            for index in 0..<rgba.count { rgba[index] = 0 }
-            for x in 0..<frameWidth where left + x < size.0 {
-                let color = Int(indices[x])
-                guard color != transparent else { continue }
-                let pixel = palette[color]
-                let target = (left + x) * 4
-                (rgba[target], rgba[target + 1], rgba[target + 2], rgba[target + 3]) = (pixel.0, pixel.1, pixel.2, 255)
+            guard y < screen.height else { continue }
+            let visible = min(frameWidth, max(0, screen.width - left))
+            rgba.withUnsafeMutableBufferPointer { rgba in
+                rgba.update(repeating: 0)
+                palette.withUnsafeBufferPointer { palette in
+                    indices.withUnsafeBufferPointer { indices in
+                        for x in 0..<visible {
+                            let color = Int(indices[x])
+                            guard color != transparent, color < 256 else { continue }
+                            let pixel = palette[color]
+                            let target = (left + x) * 4
+                            (rgba[target], rgba[target + 1], rgba[target + 2], rgba[target + 3]) = (pixel.0, pixel.1, pixel.2, 255)
+                        }
+                    }
+                }
+                resampler.add(row: y, pixels: UnsafePointer(rgba.baseAddress!), count: screen.width)
             }
-            rgba.withUnsafeBufferPointer { resampler.add(row: y, pixels: $0.baseAddress!, count: size.0) }
             covered.insert(y)
         }
-        let clear = [UInt8](repeating: 0, count: size.0 * 4)
-        for y in 0..<size.1 where !covered.contains(y) {
-            clear.withUnsafeBufferPointer { resampler.add(row: y, pixels: $0.baseAddress!, count: size.0) }
+        let clear = [UInt8](repeating: 0, count: screen.width * 4)
+        for y in 0..<screen.height where !covered.contains(y) {
+            clear.withUnsafeBufferPointer { resampler.add(row: y, pixels: $0.baseAddress!, count: screen.width) }
         }
         resampler.finish()
         return resampler
     }
+}
 
-    private static func failure(_ gif: UnsafeMutablePointer<GifFileType>) -> ThumbnailError {
-        .corrupt("GIF: \(String(cString: GifErrorString(gif.pointee.Error)))")
+/// GIF's variable-length LZW (GIF89a appendix F) over the frame's data sub-blocks (a size byte, then that many
+/// bytes, until a size of 0), read from the file 64 KB at a time: codes of `minimumCodeSize` + 1 bits growing
+/// to 12, least significant bit first, with a clear code and an end code; a full table is kept until the next
+/// clear. A class over one allocation, so that the hot loop touches no reference counts.
+private final class LZWDecoder {
+    /// What its tables and its buffer of the file hold.
+    static let memory = (4096 * 2 + 4097) * 2 + largestHeaderRead
+
+    private let source: FileBytes
+    private var chunk: [UInt8] = []
+    private var position = 0
+    /// Where `chunk` starts in the file, and the bytes left in the current sub-block.
+    private var chunkStart: Int
+    private var blockLeft = 0
+    private var dataEnded = false
+
+    private let clear: Int
+    private var codeSize: Int
+    private var next: Int
+    private var previous: Int?
+    private var first = 0
+    /// Each code's previous code and last index, and a code's string, last index first.
+    private let prefix: UnsafeMutablePointer<UInt16>, suffix: UnsafeMutablePointer<UInt16>, stack: UnsafeMutablePointer<UInt16>
+    /// How much of the stack is left to hand out.
+    private var pending = 0
+    private var bits: UInt32 = 0, bitCount = 0
+    private var finished = false
+
+    /// The decoder of the data that starts at `offset`.
+    init(minimumCodeSize: Int, source: FileBytes, at offset: Int) throws(ThumbnailError) {
+        guard (1...11).contains(minimumCodeSize) else { throw .corrupt("GIF: an LZW minimum code size of \(minimumCodeSize) at byte \(offset - 1)") }
+        self.source = source
+        chunkStart = offset
+        clear = 1 << minimumCodeSize
+        codeSize = minimumCodeSize + 1
+        next = clear + 2
+        prefix = .allocate(capacity: 4096 * 2 + 4097)
+        prefix.initialize(repeating: 0, count: 4096 * 2 + 4097)
+        suffix = prefix + 4096
+        stack = prefix + 8192
+    }
+
+    deinit {
+        prefix.deallocate()
+    }
+
+    /// Fills `row` with the next indices; false when the data ends first (the frame is cut short).
+    func read(into row: UnsafeMutableBufferPointer<UInt16>) throws(ThumbnailError) -> Bool {
+        var x = 0
+        while x < row.count {
+            if pending == 0 { try refill() }
+            guard pending > 0 else { return false }
+            // The stack's string, last index first, as far as the row goes.
+            let take = min(pending, row.count - x)
+            for offset in 0..<take { row[x + offset] = stack[pending - 1 - offset] }
+            (x, pending) = (x + take, pending - take)
+        }
+        return true
+    }
+
+    /// The next byte of data; nil at the terminating sub-block or the end of the file.
+    private func nextByte() throws(ThumbnailError) -> UInt8? {
+        while blockLeft == 0 {
+            guard !dataEnded, let size = try fileByte(), size > 0 else {
+                dataEnded = true
+                return nil
+            }
+            blockLeft = Int(size)
+        }
+        guard let byte = try fileByte() else {
+            dataEnded = true
+            return nil
+        }
+        blockLeft -= 1
+        return byte
+    }
+
+    private func fileByte() throws(ThumbnailError) -> UInt8? {
+        if position == chunk.count {
+            chunkStart += chunk.count
+            chunk = try source.bytes(at: min(chunkStart, source.size), count: largestHeaderRead, exact: false)
+            position = 0
+            if chunk.isEmpty { return nil }
+        }
+        defer { position += 1 }
+        return chunk[position]
+    }
+
+    /// Decodes codes until one gives indices onto the stack, or the data ends.
+    private func refill() throws(ThumbnailError) {
+        while pending == 0, !finished {
+            while bitCount < codeSize {
+                guard let byte = try nextByte() else {
+                    finished = true
+                    return
+                }
+                bits |= UInt32(byte) << bitCount
+                bitCount += 8
+            }
+            var code = Int(bits & (1 << codeSize - 1))
+            bits >>= codeSize
+            bitCount -= codeSize
+            if code == clear {
+                (codeSize, next, previous) = (clear.trailingZeroBitCount + 1, clear + 2, nil)
+                continue
+            }
+            if code == clear + 1 {
+                finished = true
+                return
+            }
+            guard let previous else {
+                guard code < clear else { throw .corrupt("GIF: the LZW code \(code) before any string") }
+                (first, self.previous) = (code, code)
+                stack[0] = UInt16(code)
+                pending = 1
+                return
+            }
+            guard code <= next, code < 4096 else { throw .corrupt("GIF: the LZW code \(code) where the table ends at \(next)") }
+            let given = code
+            if code == next {
+                // The string not yet in the table: the previous one and its own first index.
+                stack[pending] = UInt16(first)
+                pending += 1
+                code = previous
+            }
+            while code >= clear {
+                stack[pending] = suffix[code]
+                pending += 1
+                code = Int(prefix[code])
+            }
+            first = code
+            stack[pending] = UInt16(code)
+            pending += 1
+            if next < 4096 {
+                prefix[next] = UInt16(previous)
+                suffix[next] = UInt16(first)
+                next += 1
+                if next == 1 << codeSize && codeSize < 12 { codeSize += 1 }
+            }
+            self.previous = given
+        }
     }
 }
 

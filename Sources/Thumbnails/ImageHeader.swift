@@ -173,16 +173,27 @@ enum HeaderReader {
         var offset = 13 + (screen[4] & 0x80 != 0 ? 3 << (Int(screen[4] & 7) + 1) : 0)
         var frames = 0
         var transparent = false
+        // Files cut short or ending without a trailer are common; once a frame has begun, what was read counts.
+        func header() -> ImageHeader {
+            ImageHeader(format: .gif, width: width, height: height, orientation: .up, frameCount: frames, hasAlpha: transparent)
+        }
         while true {
-            let introducer = try source.bytes(at: offset, count: 1)[0]
+            guard let introducer = try? source.bytes(at: offset, count: 1)[0] else {
+                guard frames > 0 else { throw .endsEarly(at: offset) }
+                return header()
+            }
             switch introducer {
             case 0x3B:
                 guard frames > 0 else { throw .corrupt("GIF: no image") }
-                return ImageHeader(format: .gif, width: width, height: height, orientation: .up, frameCount: frames, hasAlpha: transparent)
+                return header()
             case 0x21:
                 let label = try source.bytes(at: offset + 1, count: 1)[0]
                 if label == 0xF9, try source.bytes(at: offset + 3, count: 1)[0] & 1 != 0 { transparent = true }
-                offset = try skipSubBlocks(source, from: offset + 2)
+                guard let next = try? skipSubBlocks(source, from: offset + 2) else {
+                    guard frames > 0 else { throw .endsEarly(at: offset) }
+                    return header()
+                }
+                offset = next
             case 0x2C:
                 let descriptor = try source.bytes(at: offset + 1, count: 9)
                 frames += 1
@@ -192,16 +203,18 @@ enum HeaderReader {
                 // A first frame smaller than the screen leaves the rest of it clear.
                 if frames == 1 && (frameWidth < width || frameHeight < height) { transparent = true }
                 offset += 10 + (descriptor[8] & 0x80 != 0 ? 3 << (Int(descriptor[8] & 7) + 1) : 0)
-                offset = try skipSubBlocks(source, from: offset + 1)
+                guard let next = try? skipSubBlocks(source, from: offset + 1) else { return header() }
+                offset = next
             default:
-                // Files cut short or ending without a trailer are common; what was read counts.
                 guard frames > 0 else { throw .corrupt("GIF: an unknown block 0x\(String(introducer, radix: 16)) at byte \(offset)") }
-                return ImageHeader(format: .gif, width: width, height: height, orientation: .up, frameCount: frames, hasAlpha: transparent)
+                return header()
             }
         }
     }
 
-    private static func skipSubBlocks(_ source: some ByteSource, from start: Int) throws(ThumbnailError) -> Int {
+    /// The offset after the data sub-blocks that start at `start` (each a size byte, then that many bytes; a size
+    /// of 0 ends them).
+    static func skipSubBlocks(_ source: some ByteSource, from start: Int) throws(ThumbnailError) -> Int {
         var offset = start
         while true {
             let size = Int(try source.bytes(at: offset, count: 1)[0])

@@ -316,10 +316,13 @@ final class HostileImageTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted()
         for name in names {
             let bytes = Array(try Data(contentsOf: fixture(name)))
+            // 50 pixels on the longer side, or the image's own size when it is smaller.
+            let whole = try Thumbnailer.header(of: fixture(name))
+            let longer = Swift.min(50, Swift.max(whole.width, whole.height))
             for length in [0, 1, 8, 20, 40, 100, 300, bytes.count / 4, bytes.count / 2, bytes.count - 10] where length < bytes.count {
                 let url = try write("cut-\(length)-\(name)", Array(bytes.prefix(length)))
                 if let thumbnail = thumbnailOrError(Thumbnailer(maxPixelSize: 50), url) {
-                    #expect(Swift.max(thumbnail.width, thumbnail.height) == 50)
+                    #expect(Swift.max(thumbnail.width, thumbnail.height) == longer, "\(name) cut to \(length) bytes")
                 }
             }
         }
@@ -353,11 +356,13 @@ final class HostileImageTests {
         }
     }
 
-    @Test("every HEIF fixture with bytes overwritten anywhere: an error or a thumbnail, never a crash")
+    @Test("HEIF and GIF fixtures with bytes overwritten anywhere: an error or a thumbnail, never a crash")
     func overwritten() throws {
-        // The grid of tiles (8 and 10 bits), embedded thumbnails (one cropped by its clap), and libheif's way (alpha).
+        // HEIF's grid of tiles (8 and 10 bits), embedded thumbnails (one cropped by its clap), and libheif's way
+        // (alpha); GIF, whose LZW decoder is Swift's: Pillow's codes, a full table, an interlaced frame.
         for (name, usesEmbedded) in [("heic-grid-6.heic", false), ("heic-grid-10.heic", false), ("heic-thumbnail.heic", true),
-                                     ("heic-thumbnail-cropped-1.heic", true), ("heic-alpha.heic", false)] {
+                                     ("heic-thumbnail-cropped-1.heic", true), ("heic-alpha.heic", false), ("gif.gif", false),
+                                     ("gif-full-table.gif", false), ("gif-offset.gif", false)] {
             let bytes = Array(try Data(contentsOf: fixture(name)))
             for position in stride(from: 0, to: bytes.count, by: Swift.max(1, bytes.count / 47)) {
                 for value: UInt8 in [0x00, 0xFF] {
@@ -505,12 +510,56 @@ struct ResamplerTests {
 
 @Suite("Files other decoders read")
 struct TolerantDecodingTests {
-    @Test("a GIF with no colour table at all reads each index as a grey level")
-    func gifWithoutColors() throws {
-        let thumbnail = try Thumbnailer(maxPixelSize: 16).thumbnail(of: fixture("gif-no-colors.gif"))
+    @Test("a GIF with no colour table at all reads each index as a grey level, whatever its LZW code size (8; 11, which giflib refused)",
+          arguments: ["gif-no-colors.gif", "gif-lzw-11.gif"])
+    func gifWithoutColors(_ name: String) throws {
+        let thumbnail = try Thumbnailer(maxPixelSize: 16).thumbnail(of: fixture(name))
         #expect((thumbnail.width, thumbnail.height) == (16, 16))
         // Pixel (x, y) is index 16y + x: grey at that level.
         #expect(thumbnail.rgbOnWhite() == (0..<256).flatMap { [UInt8($0), UInt8($0), UInt8($0)] })
+    }
+
+    @Test("GIF's LZW: codes widening from 9 bits to 12, and a full table kept without a clear code")
+    func gifFullTable() throws {
+        let thumbnail = try Thumbnailer(maxPixelSize: 80).thumbnail(of: fixture("gif-full-table.gif"))
+        #expect((thumbnail.width, thumbnail.height) == (64, 80))
+        let levels: [UInt8] = (0..<(64 * 80)).map { UInt8((7 * $0) % 256) }
+        let expected: [UInt8] = levels.flatMap { [$0, $0, $0] }
+        #expect(thumbnail.rgbOnWhite() == expected)
+    }
+
+    @Test("GIF: an interlaced frame at its place on a larger screen, its local colours, its transparent index, the rest clear")
+    func gifFrameOnScreen() throws {
+        let thumbnail = try Thumbnailer(maxPixelSize: 32).thumbnail(of: fixture("gif-offset.gif"))
+        #expect((thumbnail.width, thumbnail.height, thumbnail.channels) == (32, 24, 4))
+        var expected = [UInt8](repeating: 0, count: 32 * 24 * 4)
+        for index in 1..<256 {
+            let pixel = ((5 + index / 16) * 32 + 10 + index % 16) * 4
+            (expected[pixel], expected[pixel + 3]) = (UInt8(index), 255)
+        }
+        #expect(thumbnail.pixels == expected)
+    }
+
+    @Test("GIF: a frame cut short shows what it has; an LZW code past the table is an error that names it")
+    func gifDamaged() throws {
+        let bytes = Array(try Data(contentsOf: fixture("gif-full-table.gif")))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gif-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cut = directory.appendingPathComponent("cut.gif")
+        try Data(bytes.prefix(bytes.count / 2)).write(to: cut)
+        let shown = try Thumbnailer(maxPixelSize: 80).thumbnail(of: cut)
+        #expect((shown.width, shown.height, shown.channels) == (64, 80, 4))
+        // The first rows as they were; the last clear.
+        let levels: [UInt8] = (0..<64).map { UInt8((7 * $0) % 256) }
+        let firstRow: [UInt8] = levels.flatMap { [$0, $0, $0, 255] }
+        #expect(Array(shown.pixels.prefix(64 * 4)) == firstRow)
+        #expect(shown.pixels.suffix(64 * 4).allSatisfy { $0 == 0 })
+        // 4 × 1, no colours, LZW minimum code size 2: clear (4), the literal 1, then 7 where the table ends at 6
+        // (3-bit codes, least significant bit first: 4 | 1 << 3 | 7 << 6 = 0x1CC).
+        let past = directory.appendingPathComponent("past.gif")
+        try Data(Array("GIF89a".utf8) + [4, 0, 1, 0, 0, 0, 0] + [0x2C, 0, 0, 0, 0, 4, 0, 1, 0, 0] + [2, 2, 0xCC, 0x01, 0, 0x3B]).write(to: past)
+        #expect(throws: ThumbnailError.corrupt("GIF: the LZW code 7 where the table ends at 6")) { try Thumbnailer(maxPixelSize: 4).thumbnail(of: past) }
     }
 }
 

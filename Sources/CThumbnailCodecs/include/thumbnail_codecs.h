@@ -1,4 +1,4 @@
-// The codec libraries Thumbnails uses (Debian's libjpeg-turbo, libpng, giflib, libwebp, libtiff, libde265, libheif), behind a
+// The codec libraries Thumbnails uses (Debian's libjpeg-turbo, libpng, libwebp, libtiff, libde265, libheif), behind a
 // few functions that never longjmp into Swift: libjpeg and libpng report errors by longjmp, which Swift
 // cannot cross, so every call that may fail runs under a setjmp here and returns -1 with a message instead.
 #ifndef THUMBNAIL_CODECS_H
@@ -6,7 +6,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <gif_lib.h>
 #include <webp/decode.h>
 #include <libde265/de265.h>
 #include <libheif/heif.h>
