@@ -153,9 +153,6 @@ enum GIFDecoder {
         let screen = try source.bytes(at: 6, count: 7)
         let (width, height) = (Int(screen[0]) | Int(screen[1]) << 8, Int(screen[2]) | Int(screen[3]) << 8)
         guard width > 0, height > 0 else { throw .corrupt("GIF: the screen is \(width) × \(height) pixels") }
-        let (outWidth, outHeight) = request.outputSize(width: width, height: height)
-        try request.check(Resampler.memory(sourceWidth: width, width: outWidth, height: outHeight, channels: 4, heldRows: outHeight) + width * 6
-                          + LZWDecoder.memory, "reducing this GIF")
         var offset = 13
         var global: [(UInt8, UInt8, UInt8)]?
         if screen[4] & 0x80 != 0 { (global, offset) = try palette(source, at: offset, bits: Int(screen[4] & 7)) }
@@ -171,8 +168,7 @@ enum GIFDecoder {
                 }
                 offset = try HeaderReader.skipSubBlocks(source, from: offset + 2)
             case 0x2C:
-                return try frame(source, at: offset + 1, global: global, transparent: transparent, request: request,
-                                 screen: (width, height), output: (outWidth, outHeight))
+                return try frame(source, at: offset + 1, global: global, transparent: transparent, request: request, screen: (width, height))
             case 0x3B:
                 throw .corrupt("GIF: no image")
             default:
@@ -190,10 +186,15 @@ enum GIFDecoder {
     }
 
     private static func frame(_ source: FileBytes, at start: Int, global: [(UInt8, UInt8, UInt8)]?, transparent: Int?,
-                              request: DecodeRequest, screen: (width: Int, height: Int), output: (Int, Int)) throws(ThumbnailError) -> Resampler {
+                              request: DecodeRequest, screen: (width: Int, height: Int)) throws(ThumbnailError) -> Resampler {
         let descriptor = try source.bytes(at: start, count: 9)
         let field = { (index: Int) in Int(descriptor[index]) | Int(descriptor[index + 1]) << 8 }
         let (left, top, frameWidth, frameHeight) = (field(0), field(2), field(4), field(6))
+        let output = request.outputSize(width: screen.width, height: screen.height)
+        // Every output row stays open (interlaced rows come in four passes); a row of indices, one of RGBA, and
+        // which screen rows the frame covered.
+        try request.check(Resampler.memory(sourceWidth: screen.width, width: output.0, height: output.1, channels: 4, heldRows: output.1)
+                          + frameWidth * 2 + screen.width * 4 + screen.height + LZWDecoder.memory, "reducing this GIF")
         var offset = start + 9
         var colors = global
         if descriptor[8] & 0x80 != 0 { (colors, offset) = try palette(source, at: offset, bits: Int(descriptor[8] & 7)) }
@@ -203,37 +204,40 @@ enum GIFDecoder {
         let decoder = try LZWDecoder(minimumCodeSize: minimumCodeSize, source: source, at: offset + 1)
         var resampler = Resampler(from: screen.width, screen.height, to: output.0, output.1, channels: 4, orientation: request.orientation, inOrder: false)
         // Interlaced frames send rows 0, 8, 16 …, then 4, 12 …, then 2, 6 …, then the odd ones.
-        let order: [Int] = descriptor[8] & 0x40 != 0
-            ? [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { stride(from: $0.0, to: frameHeight, by: $0.1) }
-            : Array(0..<frameHeight)
+        let passes = descriptor[8] & 0x40 != 0 ? [(0, 8), (4, 8), (2, 4), (1, 2)] : [(0, 1)]
         var indices = [UInt16](repeating: 0, count: frameWidth)
         var rgba = [UInt8](repeating: 0, count: screen.width * 4)
-        var covered = Set<Int>()
-        for row in order {
-            guard try indices.withUnsafeMutableBufferPointer({ indices throws(ThumbnailError) in try decoder.read(into: indices) }) else { break }
-            let y = top + row
-            guard y < screen.height else { continue }
-            let visible = min(frameWidth, max(0, screen.width - left))
-            rgba.withUnsafeMutableBufferPointer { rgba in
-                rgba.update(repeating: 0)
-                palette.withUnsafeBufferPointer { palette in
-                    indices.withUnsafeBufferPointer { indices in
-                        for x in 0..<visible {
-                            let color = Int(indices[x])
-                            guard color != transparent, color < 256 else { continue }
-                            let pixel = palette[color]
-                            let target = (left + x) * 4
-                            (rgba[target], rgba[target + 1], rgba[target + 2], rgba[target + 3]) = (pixel.0, pixel.1, pixel.2, 255)
+        var covered = [Bool](repeating: false, count: screen.height)
+        rows: for (first, step) in passes {
+            for row in stride(from: first, to: frameHeight, by: step) {
+                guard try indices.withUnsafeMutableBufferPointer({ indices throws(ThumbnailError) in try decoder.read(into: indices) }) else {
+                    break rows
+                }
+                let y = top + row
+                guard y < screen.height else { continue }
+                let visible = min(frameWidth, max(0, screen.width - left))
+                rgba.withUnsafeMutableBufferPointer { rgba in
+                    rgba.update(repeating: 0)
+                    palette.withUnsafeBufferPointer { palette in
+                        indices.withUnsafeBufferPointer { indices in
+                            for x in 0..<visible {
+                                let color = Int(indices[x])
+                                guard color != transparent, color < 256 else { continue }
+                                let pixel = palette[color]
+                                let target = (left + x) * 4
+                                (rgba[target], rgba[target + 1], rgba[target + 2], rgba[target + 3]) = (pixel.0, pixel.1, pixel.2, 255)
+                            }
                         }
                     }
+                    resampler.add(row: y, pixels: UnsafePointer(rgba.baseAddress!), count: screen.width)
                 }
-                resampler.add(row: y, pixels: UnsafePointer(rgba.baseAddress!), count: screen.width)
+                covered[y] = true
             }
-            covered.insert(y)
         }
-        let clear = [UInt8](repeating: 0, count: screen.width * 4)
-        for y in 0..<screen.height where !covered.contains(y) {
-            clear.withUnsafeBufferPointer { resampler.add(row: y, pixels: $0.baseAddress!, count: screen.width) }
+        // The rows the frame did not cover, clear.
+        rgba.withUnsafeMutableBufferPointer { rgba in
+            rgba.update(repeating: 0)
+            for y in 0..<screen.height where !covered[y] { resampler.add(row: y, pixels: UnsafePointer(rgba.baseAddress!), count: screen.width) }
         }
         resampler.finish()
         return resampler
