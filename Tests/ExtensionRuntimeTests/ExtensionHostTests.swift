@@ -332,13 +332,15 @@ struct ProgressTests {
         let run = try await ExtensionHost(limits: limits).run(bundle, items: [item])
         guard case .cancelled(let error) = run.outcome else { Issue.record("\(run.outcome): \(run.log)"); return }
         // In millionths: the host's progress is a tree whose fraction follows the provider's. The host samples
-        // it every 5 ms; on a loaded machine a step may pass unseen, but what is seen rises, then the answer.
+        // it every 5 ms; on a loaded machine a step may pass unseen, and the sample after the provider answered
+        // may see the whole before the answer goes (seen once in CI), but what is seen rises, then the answer.
         let seen = error.localizedDescription.split(separator: " ").map(String.init)
         #expect(seen.last == "loaded")
         let steps = seen.dropLast()
-        #expect(!steps.isEmpty)
-        #expect(Set(steps).isSubset(of: ["250000/1000000", "500000/1000000", "750000/1000000"]))
-        #expect(Array(steps) == steps.sorted() && Set(steps).count == steps.count)
+        #expect(steps.contains { ["250000/1000000", "500000/1000000", "750000/1000000"].contains($0) })
+        #expect(Set(steps).isSubset(of: ["250000/1000000", "500000/1000000", "750000/1000000", "1000000/1000000"]))
+        let completed = steps.compactMap { $0.split(separator: "/").first.flatMap { Int($0) } }
+        #expect(zip(completed, completed.dropFirst()).allSatisfy { $0 < $1 }, "\(steps)")
     }
 
     @Test("a load answered at once is forgotten: no progress follows its answer")
