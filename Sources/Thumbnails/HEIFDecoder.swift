@@ -5,7 +5,7 @@ import SharingSystem
 /// HEIF: an embedded thumbnail when one is large enough and fit to show, else the image. HEVC images — one
 /// coded item or a grid of tiles, as phones write them — are decoded here with libde265, a tile at a time,
 /// straight into the resampler, which takes the visible part (clap) and turns it by the item's rotation and
-/// mirroring; anything else (AV1, alpha, deeper than 8 bits) goes through libheif, which decodes the whole
+/// mirroring; anything else (AV1, alpha, deeper than 12 bits) goes through libheif, which decodes the whole
 /// image at once and turns it.
 enum HEIFDecoder {
     static func decode(_ request: DecodeRequest, file: HEIFFile, appliesOrientation: Bool,
@@ -108,10 +108,9 @@ struct HEVCImage: Sendable {
     let tiles: [UInt32]
     let columns: Int
     let tileWidth: Int, tileHeight: Int
-    /// The image's size (ispe): the grid's, which crops the tiles at the right and bottom, or the coded
-    /// picture's, which may be larger (coded in whole blocks, or a stereo pair side by side).
-    let width: Int, height: Int
-    /// The part shown (clap), within the image's size.
+    /// The part shown: the clean aperture (clap) within the image's size (ispe) — the grid's, which crops the
+    /// tiles at the right and bottom, or the coded picture's, which may be larger (coded in whole blocks, or a
+    /// stereo pair side by side).
     let visible: (x: Int, y: Int, width: Int, height: Int)
     /// The most pixels a tile's sequence parameter set declares: what libde265 allocates for.
     let codedPixels: Int
@@ -127,7 +126,7 @@ struct HEVCImage: Sendable {
         self.source = source
         let image = try file.item(item)
         guard Self.understands(file, item), !file.hasAlpha(item) else { return nil }
-        (width, height) = try file.size(of: item)
+        let (width, height) = try file.size(of: item)
         visible = try file.visibleRect(of: item)
         switch image.type {
         case "hvc1":
@@ -219,9 +218,9 @@ struct HEVCImage: Sendable {
                 let tile = tiles[index]
                 let (tileRow, tileColumn) = index.quotientAndRemainder(dividingBy: columns)
                 let (left, top) = (tileColumn * tileWidth, tileRow * tileHeight)
-                // What of this tile is shown: within the image's size and its visible part.
-                let across = max(left, visible.x)..<min(left + tileWidth, width, visible.x + visible.width)
-                let down = max(top, visible.y)..<min(top + tileHeight, height, visible.y + visible.height)
+                // What of this tile is shown.
+                let across = max(left, visible.x)..<min(left + tileWidth, visible.x + visible.width)
+                let down = max(top, visible.y)..<min(top + tileHeight, visible.y + visible.height)
                 do throws(ThumbnailError) {
                     if !across.isEmpty && !down.isEmpty {
                         try decodeTile(tile, threads: workers == 1 ? 2 : 0) { picture throws(ThumbnailError) in
