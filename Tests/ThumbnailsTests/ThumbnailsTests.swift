@@ -543,10 +543,9 @@ struct TolerantDecodingTests {
     @Test("GIF: a frame cut short shows what it has; an LZW code past the table is an error that names it")
     func gifDamaged() throws {
         let bytes = Array(try Data(contentsOf: fixture("gif-full-table.gif")))
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gif-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let cut = directory.appendingPathComponent("cut.gif")
+        let directory = try TemporaryDirectory(in: nil)
+        defer { directory.remove() }
+        let cut = directory.url.appendingPathComponent("cut.gif")
         try Data(bytes.prefix(bytes.count / 2)).write(to: cut)
         let shown = try Thumbnailer(maxPixelSize: 80).thumbnail(of: cut)
         #expect((shown.width, shown.height, shown.channels) == (64, 80, 4))
@@ -557,7 +556,7 @@ struct TolerantDecodingTests {
         #expect(shown.pixels.suffix(64 * 4).allSatisfy { $0 == 0 })
         // 4 × 1, no colours, LZW minimum code size 2: clear (4), the literal 1, then 7 where the table ends at 6
         // (3-bit codes, least significant bit first: 4 | 1 << 3 | 7 << 6 = 0x1CC).
-        let past = directory.appendingPathComponent("past.gif")
+        let past = directory.url.appendingPathComponent("past.gif")
         try Data(Array("GIF89a".utf8) + [4, 0, 1, 0, 0, 0, 0] + [0x2C, 0, 0, 0, 0, 4, 0, 1, 0, 0] + [2, 2, 0xCC, 0x01, 0, 0x3B]).write(to: past)
         #expect(throws: ThumbnailError.corrupt("GIF: the LZW code 7 where the table ends at 6")) { try Thumbnailer(maxPixelSize: 4).thumbnail(of: past) }
     }
@@ -645,9 +644,10 @@ extension TolerantDecodingTests {
         var bytes = Array(try Data(contentsOf: fixture("tiff-ojpeg.tif")))
         let frame = try #require((0..<(bytes.count - 2)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
         bytes[frame + 6] ^= 1  // the frame's height, 640 → 641
-        let mismatched = FileManager.default.temporaryDirectory.appendingPathComponent("ojpeg-\(UUID().uuidString).tif")
+        let directory = try TemporaryDirectory(in: nil)
+        defer { directory.remove() }
+        let mismatched = directory.url.appendingPathComponent("ojpeg-mismatch.tif")
         try Data(bytes).write(to: mismatched)
-        defer { try? FileManager.default.removeItem(at: mismatched) }
         let budget = #expect(throws: ThumbnailError.self) { try Thumbnailer(maxPixelSize: 100, memoryBudget: 1 << 20).thumbnail(of: mismatched) }
         #expect(budget?.description.hasPrefix("decoding this TIFF, 640 rows at a time,") == true, "\(String(describing: budget))")
     }
