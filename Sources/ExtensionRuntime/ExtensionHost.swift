@@ -37,7 +37,6 @@ public struct ExtensionHost: Sendable {
     ///   process); everything that happens once it runs is in the outcome.
     public func run(_ bundle: ExtensionBundle, items: [NSExtensionItem]) async throws(ExtensionRuntimeError) -> ExtensionRun {
         let limits = limits ?? .defaults(forExtensionPoint: bundle.extensionPointIdentifier)
-        nonisolated(unsafe) let items = items
         // Starting the process (directories, fork) and watching it block: never on Swift concurrency's few
         // threads, which other tasks (the host's own) need meanwhile.
         return try await BlockingThreads.run { [self] () throws(ExtensionRuntimeError) -> ExtensionRun in

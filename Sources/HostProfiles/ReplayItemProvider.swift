@@ -65,7 +65,8 @@ public final class ReplayItemProvider: NSItemProvider, @unchecked Sendable {
         case .item:
             let object = UncheckedSendable(try Self.object(for: representation.payload, baseDirectory: baseDirectory, path: "\(path).payload"))
             registerItem(forTypeIdentifier: representation.type) { completion, _, _ in
-                _ = fault.run(completion: { error in completion?(nil, error) }) { completion?(object.value, nil) }
+                let completion = UncheckedSendable(completion)
+                _ = fault.run(completion: { error in completion.value?(nil, error) }) { completion.value?(object.value, nil) }
             }
         }
     }

@@ -1,5 +1,5 @@
 public import Foundation
-public import SharingShim
+import SharingShim
 
 /// Why an intake, or one representation of an attachment, could not be received: a code to decide by, where
 /// in the share it happened, and the error underneath (the host's, the inbox's).
