@@ -62,6 +62,9 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The headless part of UIKit and Social that extension principals use: view controllers, the compose
+        // sheet, images.
+        .target(name: "OpenExtensionUI", dependencies: ["OpenItemProvider", "Thumbnails"], swiftSettings: strictSettings),
         .target(
             name: "SharingShim",
             dependencies: [
