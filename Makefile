@@ -36,12 +36,19 @@ demo: extensions
 # Tests of concurrent code run a second time under the thread sanitizer (its own build folder).
 TSAN_TESTS := SharingSystemTests|ContentTypesTests|OpenItemProviderTests|SharingShimTests|ShareIntakeTests|ShareInboxTests|heifOrientations
 
+# The compatibility suite (Tests/Compatibility): a package of its own, so that nothing it builds enters this
+# package's build, depending on a tagged clone of this checkout by version, as a user's package does.
+COMPATIBILITY := Tests/Compatibility
+
 # The runtime's reliability tests count this process's descriptors, children and memory, so they run in a
 # test process of their own, where no other test opens or allocates at the same time.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip ReliabilityTests
 	$(SWIFT) test --skip-build --filter ReliabilityTests
+	rm -f $(COMPATIBILITY)/Package.resolved
+	clone=$$(Tools/versioned-clone.sh .build/versioned) && cd $(COMPATIBILITY) && \
+		OPENSHARING_VERSIONED_CLONE=$$clone $(SWIFT) test --disable-dependency-cache
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_TESTS)'
 

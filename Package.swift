@@ -34,8 +34,9 @@ let package = Package(
     targets: [
         .target(name: "PropertyLists", swiftSettings: strictSettings),
         .target(name: "CSharingSystem"),
-        // BLAKE3 of our own, with SIMD kernels chosen at run time.
-        .target(name: "CBLAKE3", cSettings: [.unsafeFlags(["-O3"])]),
+        // BLAKE3 of our own, with SIMD kernels chosen at run time; optimized as SwiftPM builds C (no unsafe
+        // flags: a package resolved by version may have none).
+        .target(name: "CBLAKE3"),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // The only module that calls the operating system.
         .target(
@@ -70,6 +71,7 @@ let package = Package(
             dependencies: [
                 .target(name: "OpenUniformTypeIdentifiers", condition: .when(platforms: nonApplePlatforms)),
                 .target(name: "OpenItemProvider", condition: .when(platforms: nonApplePlatforms)),
+                .target(name: "OpenExtensionUI", condition: .when(platforms: nonApplePlatforms)),
             ],
             swiftSettings: strictSettings
         ),
@@ -178,9 +180,6 @@ let package = Package(
     ]
 )
 
-// The compatibility suite (Tests/Compatibility/README.md): share and action extensions from public apps, each
-// compiled as its own test target against stand-ins for the Apple modules they import, and driven with the
-// host profiles' shares. Only where Apple's modules are missing: on Apple platforms the real ones apply.
 // The extension runtime: Linux system calls (pidfd, memfd, SCM_RIGHTS), and OpenItemProvider's own view of
 // providers, so only where OpenSharing's item providers stand in for Apple's.
 #if os(Linux)
@@ -208,34 +207,6 @@ package.targets.append(.target(name: "InboxSaver", dependencies: ["OpenItemProvi
 package.targets += exampleExtensions.map { example in
     .executableTarget(name: example.name, dependencies: ["ExtensionRuntime", "OpenItemProvider"] + example.dependencies,
                       path: "Examples/Extensions/\(example.name)", exclude: ["Info.plist"], swiftSettings: strictSettings)
-}
-#endif
-
-#if !canImport(Darwin)
-let compatibilityStandIns: [Target] = [
-    .target(name: "UIKit", dependencies: ["SharingShim", "Thumbnails"], path: "Tests/Compatibility/StandIns/UIKit"),
-    .target(name: "Social", dependencies: ["UIKit"], path: "Tests/Compatibility/StandIns/Social"),
-    .target(name: "MobileCoreServices", dependencies: ["SharingShim"], path: "Tests/Compatibility/StandIns/MobileCoreServices"),
-    .target(name: "UniformTypeIdentifiers", dependencies: ["SharingShim"], path: "Tests/Compatibility/StandIns/UniformTypeIdentifiers"),
-    // Not Apple's: the few names DuckDuckGo's action extension takes from the app's own frameworks.
-    .target(name: "Core", path: "Tests/Compatibility/StandIns/DuckDuckGoCore"),
-    .target(name: "Common", path: "Tests/Compatibility/StandIns/DuckDuckGoCommon"),
-    .target(name: "CompatibilityHarness", dependencies: ["UIKit", "HostProfiles", "SharingSystem"], path: "Tests/Compatibility/Harness"),
-]
-/// One directory and test target per source, named for the app and the extension.
-let compatibilitySources = [
-    "BlueskyShare", "BraveActionTo", "BraveOpenIn", "BraveShareTo", "DiscourseShare", "DuckDuckGoOpenAction", "FirefoxAction",
-    "LoadifyShare",
-]
-package.targets += compatibilityStandIns + compatibilitySources.map { name in
-    .testTarget(
-        name: "\(name)CompatibilityTests",
-        dependencies: ["UIKit", "Social", "MobileCoreServices", "UniformTypeIdentifiers", "Core", "Common", "CompatibilityHarness"],
-        path: "Tests/Compatibility/\(name)",
-        exclude: ["ORIGIN.md"],
-        // As the apps build them: Swift 5 language mode, where main-actor slips are warnings.
-        swiftSettings: [.swiftLanguageMode(.v5)]
-    )
 }
 #endif
 

@@ -1,5 +1,6 @@
-// One import for code that shares content: Apple's frameworks where they exist, OpenSharing's elsewhere.
-// Code written against Apple's API compiles unchanged against either.
+// One import for extension code: Apple's frameworks where they exist, OpenSharing's elsewhere. A file that says
+// `import SharingShim` in place of `import UIKit`, `import Social`, `import MobileCoreServices` and
+// `import UniformTypeIdentifiers` compiles unchanged against either.
 
 #if canImport(Darwin)
 @_exported public import Foundation
@@ -10,10 +11,17 @@
 #elseif canImport(CoreServices)
 @_exported public import CoreServices
 #endif
+#if canImport(UIKit)
+@_exported public import UIKit
+#endif
+#if canImport(Social)
+@_exported public import Social
+#endif
 #else
 @_exported public import Foundation
 @_exported public import OpenUniformTypeIdentifiers
 @_exported public import OpenItemProvider
+@_exported public import OpenExtensionUI
 #endif
 
 #if canImport(Darwin)
