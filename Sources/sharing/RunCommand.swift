@@ -28,7 +28,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds the extension has to end the request (default 60).", valueName: "seconds"))
     var timeout: Double?
 
-    @Option(name: .customLong("app-group"), help: ArgumentHelp("The directory of app group containers the extension is given.", valueName: "directory"))
+    @Option(name: .customLong("app-group"), help: ArgumentHelp("The directory of app group containers the extension is given (made if missing).", valueName: "directory"))
     var appGroup: String?
 
     @Option(help: ArgumentHelp("A delegated, writable cgroup v2 directory: the extension runs in a child cgroup of it whose memory.max is the limit.", valueName: "directory"))
@@ -52,10 +52,17 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             throw BadInput("\(error)")
         }
+        // Made when missing, as `receive --inbox` makes its inbox.
         if let appGroup {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: appGroup, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw BadInput("--app-group \(appGroup): not a directory")
+            if FileManager.default.fileExists(atPath: appGroup, isDirectory: &isDirectory) {
+                guard isDirectory.boolValue else { throw BadInput("--app-group \(appGroup): not a directory") }
+            } else {
+                do {
+                    try FileManager.default.createDirectory(atPath: appGroup, withIntermediateDirectories: true)
+                } catch {
+                    throw BadInput("--app-group \(appGroup): cannot make the directory: \((error as NSError).localizedDescription)")
+                }
             }
         }
         let items = try source.items()
