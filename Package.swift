@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
+        // Package-only primitives under everything: the lock, and the one reply box.
+        .target(name: "PackageSupport", swiftSettings: strictSettings),
         .target(name: "PropertyLists", swiftSettings: strictSettings),
         .target(name: "CSharingSystem"),
         // BLAKE3 of our own, with SIMD kernels chosen at run time; optimized as SwiftPM builds C (no unsafe
@@ -41,7 +43,7 @@ let package = Package(
         // The only module that calls the operating system.
         .target(
             name: "SharingSystem",
-            dependencies: ["CSharingSystem", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["CSharingSystem", "PackageSupport", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictSettings
         ),
         // Naming and sniffing files by type: the platform's UTType, no system calls.
@@ -58,7 +60,7 @@ let package = Package(
         .target(
             name: "OpenItemProvider",
             dependencies: [
-                "OpenUniformTypeIdentifiers", "PropertyLists", "SharingSystem", "ContentTypes",
+                "OpenUniformTypeIdentifiers", "PropertyLists", "SharingSystem", "ContentTypes", "PackageSupport",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: strictSettings
@@ -75,17 +77,18 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .target(name: "HostProfiles", dependencies: ["SharingShim"], swiftSettings: strictSettings),
+        .target(name: "HostProfiles", dependencies: ["SharingShim", "PackageSupport"], swiftSettings: strictSettings),
         .target(name: "ExtensionManifest", dependencies: ["SharingShim", "SharingSystem", "PropertyLists"], swiftSettings: strictSettings),
         .target(
             name: "ShareInbox",
             dependencies: [
-                "SharingSystem", "CBLAKE3", .product(name: "SystemPackage", package: "swift-system"),
+                "SharingSystem", "CBLAKE3", "PackageSupport", .product(name: "SystemPackage", package: "swift-system"),
                 .target(name: "COpenSSL", condition: .when(platforms: nonApplePlatforms)),
             ],
             swiftSettings: strictSettings
         ),
-        .target(name: "ShareIntake", dependencies: ["SharingShim", "ShareInbox", "ContentTypes", "PropertyLists", "Thumbnails"], swiftSettings: strictSettings),
+        .target(name: "ShareIntake", dependencies: ["SharingShim", "ShareInbox", "ContentTypes", "PropertyLists", "Thumbnails", "PackageSupport"],
+                swiftSettings: strictSettings),
         // Debian's libjpeg62-turbo-dev, libpng-dev, libwebp-dev and libheif-dev (opened when needed).
         .target(
             name: "CThumbnailCodecs",
@@ -124,7 +127,7 @@ let package = Package(
         .testTarget(
             name: "SharingSystemTests",
             dependencies: [
-                "SharingSystem", .product(name: "SystemPackage", package: "swift-system"),
+                "SharingSystem", "PackageSupport", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strictSettings
@@ -136,7 +139,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenItemProviderTests",
-            dependencies: ["OpenItemProvider", "SharingShim", "OpenUniformTypeIdentifiers"],
+            dependencies: ["OpenItemProvider", "SharingShim", "OpenUniformTypeIdentifiers", "PackageSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -185,10 +188,14 @@ let package = Package(
 #if os(Linux)
 package.products.append(.library(name: "ExtensionRuntime", targets: ["ExtensionRuntime"]))
 package.targets += [
-    .target(name: "ExtensionRuntime", dependencies: ["OpenItemProvider", "ExtensionManifest", "SharingSystem"], swiftSettings: strictSettings),
+    .target(name: "ExtensionRuntime", dependencies: ["OpenItemProvider", "OpenExtensionUI", "ExtensionManifest", "SharingSystem", "PackageSupport",
+                                                    "PropertyLists"],
+            swiftSettings: strictSettings),
     .testTarget(
         name: "ExtensionRuntimeTests",
         dependencies: ["ExtensionRuntime", "SharingSystem", "HostProfiles", .product(name: "PropertyBased", package: "swift-property-based")],
+        // Extensions in Python that speak the wire protocol, found beside the tests' sources.
+        exclude: ["Hostile"],
         swiftSettings: strictSettings
     ),
 ]

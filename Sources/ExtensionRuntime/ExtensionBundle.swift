@@ -22,37 +22,37 @@ public struct ExtensionBundle: Sendable {
     /// `CFBundleIdentifier`, `CFBundleExecutable` naming an executable file in the bundle, and `NSExtension`
     /// with its point identifier.
     ///
-    /// - Throws: `ExtensionBundleError` naming the bundle and what is wrong.
-    public init(url: URL) throws(ExtensionBundleError) {
+    /// - Throws: `ExtensionRuntimeError` naming the bundle and what is wrong.
+    public init(url: URL) throws(ExtensionRuntimeError) {
         let path = url.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ExtensionBundleError(bundle: path, problem: "no such bundle")
+            throw ExtensionRuntimeError(.noSuchBundle, bundle: path, "no such bundle")
         }
-        guard isDirectory.boolValue else { throw ExtensionBundleError(bundle: path, problem: "not a directory (an extension is a Name.appex directory)") }
+        guard isDirectory.boolValue else { throw ExtensionRuntimeError(.notABundle, bundle: path, "not a directory (an extension is a Name.appex directory)") }
         let plist = url.appendingPathComponent("Info.plist")
-        guard FileManager.default.fileExists(atPath: plist.path) else { throw ExtensionBundleError(bundle: path, problem: "no Info.plist") }
+        guard FileManager.default.fileExists(atPath: plist.path) else { throw ExtensionRuntimeError(.unreadableInfoPlist, bundle: path, "no Info.plist") }
         let manifest: ExtensionManifest
         do {
             manifest = try ExtensionManifest.read(contentsOf: plist)
         } catch {
-            throw ExtensionBundleError(bundle: path, problem: "Info.plist: \(error.message)")
+            throw ExtensionRuntimeError(.unreadableInfoPlist, bundle: path, "Info.plist: \(error.message)", underlying: error)
         }
         guard let identifier = manifest.bundleIdentifier, !identifier.isEmpty else {
-            throw ExtensionBundleError(bundle: path, problem: "Info.plist has no CFBundleIdentifier")
+            throw ExtensionRuntimeError(.missingKey, bundle: path, "Info.plist has no CFBundleIdentifier")
         }
         guard let executableName = manifest.executableName, !executableName.isEmpty else {
-            throw ExtensionBundleError(bundle: path, problem: "Info.plist has no CFBundleExecutable")
+            throw ExtensionRuntimeError(.missingKey, bundle: path, "Info.plist has no CFBundleExecutable")
         }
         guard !executableName.contains("/"), executableName != ".", executableName != ".." else {
-            throw ExtensionBundleError(bundle: path, problem: "CFBundleExecutable \"\(executableName)\" is not a file name in the bundle")
+            throw ExtensionRuntimeError(.notExecutable, bundle: path, "CFBundleExecutable \"\(executableName)\" is not a file name in the bundle")
         }
         let executable = url.appendingPathComponent(executableName)
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw ExtensionBundleError(bundle: path, problem: "CFBundleExecutable \"\(executableName)\" is not an executable file in the bundle")
+            throw ExtensionRuntimeError(.notExecutable, bundle: path, "CFBundleExecutable \"\(executableName)\" is not an executable file in the bundle")
         }
         guard let point = manifest.extensionPointIdentifier, !point.isEmpty else {
-            throw ExtensionBundleError(bundle: path, problem: "Info.plist has no NSExtension dictionary with NSExtensionPointIdentifier")
+            throw ExtensionRuntimeError(.missingKey, bundle: path, "Info.plist has no NSExtension dictionary with NSExtensionPointIdentifier")
         }
         self.url = url
         self.manifest = manifest
@@ -63,16 +63,16 @@ public struct ExtensionBundle: Sendable {
 
     /// Every `.appex` bundle directly inside `directories`, in order of directory then name.
     ///
-    /// - Throws: `ExtensionBundleError` for a directory that cannot be listed or a bundle that does not open:
+    /// - Throws: `ExtensionRuntimeError` for a directory that cannot be listed or a bundle that does not open:
     ///   a broken bundle is reported, never skipped.
-    public static func discover(in directories: [URL]) throws(ExtensionBundleError) -> [ExtensionBundle] {
+    public static func discover(in directories: [URL]) throws(ExtensionRuntimeError) -> [ExtensionBundle] {
         var bundles: [ExtensionBundle] = []
         for directory in directories {
             let names: [String]
             do {
                 names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             } catch {
-                throw ExtensionBundleError(bundle: directory.path, problem: "cannot list the directory: \((error as NSError).localizedDescription)")
+                throw ExtensionRuntimeError(.unreadableDirectory, bundle: directory.path, "cannot list the directory: \((error as NSError).localizedDescription)")
             }
             for name in names.sorted() where name.hasSuffix(".appex") {
                 bundles.append(try ExtensionBundle(url: directory.appendingPathComponent(name, isDirectory: true)))
@@ -80,19 +80,4 @@ public struct ExtensionBundle: Sendable {
         }
         return bundles
     }
-}
-
-/// A bundle the runtime cannot use, and why.
-public struct ExtensionBundleError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The bundle (or directory) path.
-    public var bundle: String
-    /// What is wrong with it.
-    public var problem: String
-
-    public init(bundle: String, problem: String) {
-        self.bundle = bundle
-        self.problem = problem
-    }
-
-    public var description: String { "\(bundle): \(problem)" }
 }

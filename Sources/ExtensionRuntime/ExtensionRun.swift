@@ -4,8 +4,12 @@ public import OpenItemProvider
 
 /// The limits an extension runs under.
 public struct ExtensionLimits: Sendable, Equatable {
-    /// The most memory the extension may use, in bytes: private dirty memory plus swap.
+    /// The most memory the extension may use, in bytes: the footprint of its whole process tree (private dirty
+    /// memory plus swap, and the memory files it holds without mapping them).
     public var memory: Int
+    /// The most its container may hold, in bytes (what it writes there, and the streams the host drains into
+    /// it); also the largest file it may write anywhere.
+    public var disk: Int
     /// From launch until the extension is ready for the request.
     public var startup: Duration
     /// From the request until the extension completes or cancels it.
@@ -15,9 +19,13 @@ public struct ExtensionLimits: Sendable, Equatable {
     /// Between the warning that a time budget ran out and the kill.
     public var grace: Duration
 
-    public init(memory: Int, startup: Duration = .seconds(10), request: Duration = .seconds(60),
+    /// The disk budget when none is given: 4 GiB, room for a large share's files.
+    public static let defaultDisk = 4 << 30
+
+    public init(memory: Int, disk: Int = ExtensionLimits.defaultDisk, startup: Duration = .seconds(10), request: Duration = .seconds(60),
                 afterCompletion: Duration = .seconds(5), grace: Duration = .seconds(1)) {
         self.memory = memory
+        self.disk = disk
         self.startup = startup
         self.request = request
         self.afterCompletion = afterCompletion
@@ -47,21 +55,38 @@ public enum ExtensionOutcome: Sendable {
 public enum InterruptionReason: Sendable, Equatable, CustomStringConvertible {
     /// The extension used more memory than its limit and was killed: the limit and the most it was seen using.
     case memoryLimit(limit: Int, peak: Int)
+    /// The extension wrote more than its disk budget and was killed: the limit and what it had used.
+    case diskLimit(limit: Int, used: Int)
     /// A time budget ran out, the extension was warned, and then killed.
     case timeout(TimeoutPhase)
     /// The extension ended before it ended the request.
     case crashed(ExitStatus)
-    /// The extension sent something the protocol does not allow, and was killed.
+    /// The extension sent something the protocol does not allow, or stopped reading, and was killed.
     case protocolViolation(String)
 
     public var description: String {
         switch self {
         case .memoryLimit(let limit, let peak): "over its memory limit of \(megabytes(limit)) (peak \(megabytes(peak)))"
+        case .diskLimit(let limit, let used): "over its disk limit of \(megabytes(limit)) (\(megabytes(used)) used)"
         case .timeout(let phase): "out of time (\(phase.rawValue))"
         case .crashed(let status): "crashed (\(status))"
         case .protocolViolation(let detail): "protocol violation: \(detail)"
         }
     }
+}
+
+/// The runtime's one word for how a request ended, which every report uses (`sharing run --json`, and the
+/// commands built on it): one status per request.
+public enum ExtensionStatus: String, Sendable, Equatable, CaseIterable, Codable {
+    case completed
+    case cancelled
+    case interruptedMemory = "interrupted-memory"
+    case interruptedTimeout = "interrupted-timeout"
+    case interruptedDisk = "interrupted-disk"
+    case crashed
+    case protocolViolation = "protocol-violation"
+    /// The extension's activation rule hides it for the share: the system would not offer it.
+    case notActivated = "not-activated"
 }
 
 /// The time budget that ran out.
@@ -84,7 +109,7 @@ public enum ExitStatus: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// One load the extension asked for.
+/// One load the extension asked for, or one representation it returned.
 public struct ExtensionLoad: Sendable, Equatable {
     public var typeIdentifier: String
     /// How the representation was loaded: "data", "file", "item", or "stream" (a file of unknown length, a
@@ -103,22 +128,88 @@ public struct ExtensionLoad: Sendable, Equatable {
     }
 }
 
+/// What held the extension, as the kernel allowed it.
+public struct ExtensionSandbox: Sendable, Equatable, CustomStringConvertible {
+    /// Whether the process tree had a PID namespace of its own (else its init was a subreaper: descendants are
+    /// found and killed, but one that outlives a killed host may escape).
+    public var pidNamespace: Bool
+    /// The kernel's Landlock ABI: 0 none; from 1 the extension writes only in its container and app groups and
+    /// executes only its bundle's and the system's programs; from 6 it signals and reaches abstract sockets only
+    /// among its own processes.
+    public var landlock: Int
+
+    public var description: String {
+        var parts = [pidNamespace ? "a PID namespace of its own" : "a subreaper (no PID namespace allowed)"]
+        if landlock >= 1 {
+            parts.append("Landlock ABI \(landlock): writes in its container and app groups only"
+                         + (landlock >= 6 ? ", signals and abstract sockets among its own processes only" : ""))
+        } else {
+            parts.append("no Landlock (the kernel has none)")
+        }
+        parts.append("no capabilities")
+        return parts.joined(separator: "; ")
+    }
+}
+
 /// What came of running one request.
 public struct ExtensionRun: Sendable {
     public var outcome: ExtensionOutcome
     /// The loads the extension asked for, in order.
     public var loads: [ExtensionLoad]
-    /// The URLs the extension asked the host to open.
+    /// What the extension returned when it completed: each representation of each attachment, in order, with its
+    /// size when the message said it (data, files), read from its descriptor, never from its bytes.
+    public var returned: [ExtensionLoad]
+    /// The URLs the extension asked the host to open (the first thousand).
     public var openedURLs: [URL]
-    /// The most memory the extension was seen using, in bytes.
+    /// The most memory the extension's process tree was seen using, in bytes.
     public var peakFootprint: Int
     /// What the extension wrote to its standard output and error (the last 64 KiB).
     public var log: String
     /// How the process ended (after the request ended, or when it was interrupted).
     public var exitStatus: ExitStatus?
-    /// Whether Landlock confined the extension's writes to its container and app groups, and its execution
-    /// to its bundle and the system's programs (wherever the kernel has Landlock).
-    public var confined: Bool
+    /// What held the extension.
+    public var sandbox: ExtensionSandbox
+
+    /// The outcome in the runtime's one vocabulary.
+    public var status: ExtensionStatus {
+        switch outcome {
+        case .completed: .completed
+        case .cancelled: .cancelled
+        case .interrupted(.memoryLimit): .interruptedMemory
+        case .interrupted(.diskLimit): .interruptedDisk
+        case .interrupted(.timeout): .interruptedTimeout
+        case .interrupted(.crashed): .crashed
+        case .interrupted(.protocolViolation): .protocolViolation
+        }
+    }
+
+    /// The words a person reads: why it was cancelled or interrupted; `nil` when it completed.
+    public var reason: String? {
+        switch outcome {
+        case .completed: nil
+        case .cancelled(let error): "\(error.domain) \(error.code): \(error.localizedDescription)"
+        case .interrupted(let reason): reason.description
+        }
+    }
+
+    /// The extension's last words, from its log: its last `count` lines; or, when Swift's backtracer wrote a
+    /// crash report, what the program said before it, the crash's line, and the top frames of the thread that
+    /// crashed (registers and images left out).
+    public func lastWords(lines count: Int = 20) -> [String] {
+        var lines = log.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        guard let crash = lines.firstIndex(where: { $0.hasPrefix("*** Program crashed:") || $0.hasPrefix("💣 Program crashed:") }) else {
+            return Array(lines.suffix(count))
+        }
+        let signal = lines[..<crash].lastIndex { $0.hasPrefix("*** Signal") } ?? crash
+        let before = lines[..<signal].filter { !$0.isEmpty }.suffix(max(1, count / 2))
+        var frames: [String] = []
+        if let thread = lines[crash...].firstIndex(where: { $0.hasSuffix(" crashed:") }) {
+            let stack = lines[(thread + 1)...].drop { $0.isEmpty }
+            frames = [lines[thread]] + stack.prefix { !$0.isEmpty && !$0.hasPrefix("Registers") }.prefix(8)
+        }
+        return Array(before) + [lines[crash]] + frames
+    }
 }
 
 func megabytes(_ bytes: Int) -> String {

@@ -11,8 +11,9 @@ package enum RuntimeMessage: Equatable, Sendable {
     /// of a socket pair it made, over which the request goes on. The host checks that the pair's maker
     /// (SO_PEERCRED) is the process it started.
     case ready(process: Int32)
-    /// Load a representation of input attachment `attachment` (numbered across all items, in order).
-    case load(id: UInt32, attachment: UInt32, type: String, form: RepresentationForm)
+    /// Load `type` from input attachment `attachment` (numbered across all items, in order) the way `form`
+    /// says: the same call, on the host's provider, that the extension made on its own.
+    case load(id: UInt32, attachment: UInt32, type: String, form: WireForm)
     /// The extension's consumer cancelled load `id`.
     case cancelLoad(id: UInt32)
     /// Ask the host to open a URL.
@@ -45,9 +46,10 @@ package enum RuntimeMessage: Equatable, Sendable {
     package static let inlineLimit = 16 << 10
 }
 
-/// How a representation was registered in the host (as data, as a file to copy or one openable in place,
-/// or as an item), which the extension's provider mirrors.
-package enum RepresentationForm: UInt8, Sendable, Equatable {
+/// How a representation was registered (as data, as a file to copy or one openable in place, or as an item),
+/// which the other side's provider mirrors; and, in a load, which of the provider's calls to make:
+/// `loadDataRepresentation`, `loadFileRepresentation`, `loadInPlaceFileRepresentation` or `loadItem`.
+package enum WireForm: UInt8, Sendable, Equatable {
     case data = 1, file, item, fileInPlace
 
     var name: String {
@@ -65,8 +67,9 @@ package enum LoadResult: Equatable, Sendable {
     case bytes([UInt8])
     /// Data of this length in the sealed memory file the packet carries.
     case memory(length: UInt64)
-    /// A file, opened read-only, that the packet carries; `name` is its name in the host.
-    case file(name: String)
+    /// A file (or a directory), opened read-only, that the packet carries; `name` is its name on the other side,
+    /// `openedInPlace` whether it is the provider's original, opened in place.
+    case file(name: String, openedInPlace: Bool)
     /// A stream of unknown length (the host's file is a FIFO, socket or device): the packet carries the
     /// reading end of a pipe the host pumps it into; `streamEnded` says how it ended.
     case stream(name: String)
@@ -76,13 +79,16 @@ package enum LoadResult: Equatable, Sendable {
     case text(String)
     /// An item that is a property-list object (a dictionary from JavaScript preprocessing), as a binary plist.
     case propertyList([UInt8])
+    /// An item that is an image object (a `UIImage`): its encoded bytes, of this type, in the sealed memory
+    /// file the packet carries.
+    case image(type: String, length: UInt64)
     /// The load failed.
     case failed(RemoteError)
 
     /// How many descriptors this result takes from its packet.
     var descriptorCount: Int {
         switch self {
-        case .memory, .file, .stream: 1
+        case .memory, .file, .stream, .image: 1
         default: 0
         }
     }
@@ -130,10 +136,10 @@ package struct WireAttachment: Equatable, Sendable {
 /// One representation: its type, how it was registered, and, in returned items, its payload.
 package struct WireRepresentation: Equatable, Sendable {
     package var type: String
-    package var form: RepresentationForm
+    package var form: WireForm
     package var payload: LoadResult?
 
-    package init(type: String, form: RepresentationForm, payload: LoadResult? = nil) {
+    package init(type: String, form: WireForm, payload: LoadResult? = nil) {
         self.type = type
         self.form = form
         self.payload = payload
@@ -208,11 +214,11 @@ extension RuntimeMessage {
         case .cancel: message = .cancel(try reader.error())
         case .request: message = .request(items: try reader.items())
         case .loaded: message = .loaded(id: try reader.u32(), try reader.result())
-        case .openedURL: message = .openedURL(id: try reader.u32(), opened: try reader.u8() != 0)
+        case .openedURL: message = .openedURL(id: try reader.u32(), opened: try reader.flag())
         case .timeWarning: message = .timeWarning(phase: try reader.string())
         case .progress:
             message = .progress(id: try reader.u32(), completed: Int64(bitPattern: try reader.u64()), total: Int64(bitPattern: try reader.u64()))
-        case .streamEnded: message = .streamEnded(id: try reader.u32(), bytes: try reader.u64(), complete: try reader.u8() != 0)
+        case .streamEnded: message = .streamEnded(id: try reader.u32(), bytes: try reader.u64(), complete: try reader.flag())
         }
         guard reader.isAtEnd else { throw ProtocolViolation("\(reader.remaining) bytes after the end of a \(kind) message") }
         guard reader.descriptors == descriptors else {
@@ -240,12 +246,13 @@ private struct WireWriter {
         switch value {
         case .bytes(let data): u8(1); self.data(data)
         case .memory(let length): u8(2); u64(length); descriptors += 1
-        case .file(let name): u8(3); string(name); descriptors += 1
+        case .file(let name, let inPlace): u8(3); string(name); u8(inPlace ? 1 : 0); descriptors += 1
         case .stream(let name): u8(8); string(name); descriptors += 1
         case .url(let url): u8(4); string(url)
         case .text(let text): u8(5); string(text)
         case .propertyList(let data): u8(6); self.data(data)
         case .failed(let error): u8(7); self.error(error)
+        case .image(let type, let length): u8(9); string(type); u64(length); descriptors += 1
         }
     }
 
@@ -319,9 +326,17 @@ private struct WireReader {
         }
     }
 
-    mutating func form() throws(ProtocolViolation) -> RepresentationForm {
+    mutating func flag() throws(ProtocolViolation) -> Bool {
+        switch try u8() {
+        case 0: return false
+        case 1: return true
+        case let value: throw ProtocolViolation("flag \(value) at byte \(position - 1)")
+        }
+    }
+
+    mutating func form() throws(ProtocolViolation) -> WireForm {
         let code = try u8()
-        guard let form = RepresentationForm(rawValue: code) else { throw ProtocolViolation("unknown representation form \(code) at byte \(position - 1)") }
+        guard let form = WireForm(rawValue: code) else { throw ProtocolViolation("unknown representation form \(code) at byte \(position - 1)") }
         return form
     }
 
@@ -343,12 +358,13 @@ private struct WireReader {
         switch try u8() {
         case 1: return .bytes(try data())
         case 2: descriptors += 1; return .memory(length: try u64())
-        case 3: descriptors += 1; return .file(name: try string())
+        case 3: descriptors += 1; return .file(name: try string(), openedInPlace: try flag())
         case 4: return .url(try string())
         case 5: return .text(try string())
         case 6: return .propertyList(try data())
         case 7: return .failed(try error())
         case 8: descriptors += 1; return .stream(name: try string())
+        case 9: descriptors += 1; return .image(type: try string(), length: try u64())
         case let code: throw ProtocolViolation("unknown load result \(code) at byte \(position - 1)")
         }
     }

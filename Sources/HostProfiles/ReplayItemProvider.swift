@@ -1,4 +1,7 @@
 public import Foundation
+#if os(macOS)
+import AppKit
+#endif
 public import SharingShim
 
 /// An item provider built from a fixture's attachment: every representation registered as the fixture
@@ -162,11 +165,17 @@ public final class ReplayItemProvider: NSItemProvider, @unchecked Sendable {
             return url as NSURL
         case .image(let file):
             let url = try existingFile(file, baseDirectory: baseDirectory, path: "\(path).image", directory: false)
+            let data: Data
             do {
-                return SharedImage(pngData: try Data(contentsOf: url))
+                data = try Data(contentsOf: url)
             } catch {
                 throw ShareFixtureError(path: "\(path).image", message: "cannot read \(url.path): \(error.localizedDescription)")
             }
+            // An image object, as UIKit's UIImage is registered by apps such as the screenshot editor.
+            guard let image = HostImage(data: data) else {
+                throw ShareFixtureError(path: "\(path).image", message: "\(url.path) is not an image")
+            }
+            return image
         }
     }
 
@@ -232,6 +241,14 @@ public final class ReplayItemProvider: NSItemProvider, @unchecked Sendable {
         }
     }
 }
+
+#if os(macOS)
+/// The image class hosts share on the Mac.
+typealias HostImage = NSImage
+#else
+/// The image class hosts share: UIKit's, or OpenSharing's stand-in for it.
+typealias HostImage = UIImage
+#endif
 
 /// Carries a Foundation object to the queue that hands it to one consumer.
 struct UncheckedSendable<Value>: @unchecked Sendable {

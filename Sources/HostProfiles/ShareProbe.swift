@@ -1,4 +1,5 @@
 import Foundation
+import PackageSupport
 public import SharingShim
 
 /// What each representation of each attachment actually delivers — as data, as a file, and through the
@@ -122,34 +123,11 @@ public struct ShareProbe: Sendable, Equatable, Codable {
     /// Starts a load that calls `finish` once; cancels it and answers `timedOut` if it does not in time.
     private static func withTimeout(_ timeout: Duration,
                                     _ start: @escaping @Sendable (@escaping @Sendable (Outcome) -> Void) -> Progress?) async -> Outcome {
-        let once = OnceOutcome()
-        return await withCheckedContinuation { continuation in
-            once.setContinuation(continuation)
-            let progress = start { once.resolve($0) }
-            let nanoseconds = UInt64(timeout.components.seconds) * 1_000_000_000 + UInt64(timeout.components.attoseconds / 1_000_000_000)
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
-                if once.resolve(.timedOut) { progress?.cancel() }
-            }
-        }
-    }
-}
-
-/// Resolves a probe's continuation with the first outcome.
-private final class OnceOutcome: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<ShareProbe.Outcome, Never>?
-
-    func setContinuation(_ continuation: CheckedContinuation<ShareProbe.Outcome, Never>) {
-        lock.withLock { self.continuation = continuation }
-    }
-
-    @discardableResult
-    func resolve(_ outcome: ShareProbe.Outcome) -> Bool {
-        let waiting = lock.withLock { () -> CheckedContinuation<ShareProbe.Outcome, Never>? in
-            defer { continuation = nil }
-            return continuation
-        }
-        waiting?.resume(returning: outcome)
-        return waiting != nil
+        let outcome = ReplyBox<Outcome>()
+        let progress = start { outcome.resolve($0) }
+        outcome.resolve(with: .timedOut, after: timeout)
+        let result = await outcome.value
+        if result == .timedOut { progress?.cancel() }
+        return result
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PackageSupport
 import SharingSystem
 
 /// What a load produced, before the consumer sees it.
@@ -17,21 +18,22 @@ enum LoadedValue: @unchecked Sendable {
 /// one, which becomes the load's child for the loader's share of the units.
 final class LoadOperation: @unchecked Sendable {
     let progress = SynchronizedProgress(totalUnitCount: 100)
+    /// The one result: the loader's, or the cancellation's, whichever comes first.
+    private let result = ReplyBox<Result<LoadedValue, NSError>>()
     private let lock = NSLock()
-    private var finished = false
-    private let deliver: @Sendable (Result<LoadedValue, NSError>) -> Void
     /// The loader's share of the units, and what it returned and whether it called back, in either order.
     private var loaderShare: Int64 = 0
     private var loaderProgress: Progress?
     private var loaderEnded = false
 
     init(deliver: @escaping @Sendable (Result<LoadedValue, NSError>) -> Void) {
-        self.deliver = deliver
+        result.whenResolved { [progress] _ in progress.cancellationObserver = nil }
+        result.whenResolved(deliver)
         // Not the progress's cancellationHandler: the consumer may set that one. The cancellation error is
         // delivered on another thread, as every answer is: never inside the consumer's call to cancel(), where
         // its completion handler could need a lock the consumer holds.
-        progress.cancellationObserver = {
-            BlockingThreads.submit { self.finish(.failure(NSItemProvider.cancellationError)) }
+        progress.cancellationObserver = { [result] in
+            BlockingThreads.submit { result.resolve(.failure(NSItemProvider.cancellationError)) }
         }
     }
 
@@ -41,14 +43,7 @@ final class LoadOperation: @unchecked Sendable {
     /// after its handler returns, or at once when the load already ended.
     @discardableResult
     func finish(_ result: Result<LoadedValue, NSError>) -> Bool {
-        lock.lock()
-        let first = !finished
-        finished = true
-        lock.unlock()
-        if first {
-            progress.cancellationObserver = nil
-            deliver(result)
-        }
+        let first = self.result.resolve(result)
         if case .success(.file(_, _, let temporary?)) = result { temporary.remove() }
         return first
     }

@@ -22,7 +22,7 @@ open class NSExtensionContext: NSObject, @unchecked Sendable {
     private var ended: Outcome?
     private var waiters: [CheckedContinuation<Outcome, Never>] = []
     private var mistakes: [String] = []
-    private var urlOpener: (@Sendable (URL) -> Bool)?
+    private var urlOpener: (@Sendable (URL, @escaping @Sendable (Bool) -> Void) -> Void)?
 
     /// A context for a request about `inputItems` (normally `NSExtensionItem`s).
     public init(inputItems: [Any]) {
@@ -59,7 +59,10 @@ open class NSExtensionContext: NSObject, @unchecked Sendable {
     /// `openURLHandler`; without one, it refuses.
     @preconcurrency open func open(_ url: URL, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
         let opener = lock.withLock { urlOpener }
-        BlockingThreads.submit { completionHandler?(opener?(url) ?? false) }
+        BlockingThreads.submit {
+            guard let opener else { return completionHandler?(false) ?? () }
+            opener(url) { opened in completionHandler?(opened) }
+        }
     }
 
     /// Asks the host to open a URL, and answers whether it did.
@@ -95,8 +98,9 @@ open class NSExtensionContext: NSObject, @unchecked Sendable {
     /// Mistakes the extension made with this context (ending the request twice), in order.
     public var misuses: [String] { lock.withLock { mistakes } }
 
-    /// What the host does when the extension asks to open a URL; `nil` refuses every URL.
-    public var openURLHandler: (@Sendable (URL) -> Bool)? {
+    /// What the host does when the extension asks to open a URL: it answers, once, whether it opened it (the
+    /// answer may come later, from another process); `nil` refuses every URL.
+    public var openURLHandler: (@Sendable (URL, @escaping @Sendable (Bool) -> Void) -> Void)? {
         get { lock.withLock { urlOpener } }
         set { lock.withLock { urlOpener = newValue } }
     }

@@ -1,4 +1,5 @@
 public import Foundation
+import PackageSupport
 import SharingSystem
 
 /// The first-generation API, which real extension code still calls. In Swift it hands over whatever
@@ -127,20 +128,21 @@ struct UncheckedBox<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
-/// A completion handler that runs at most once, whatever a misbehaving loader does.
-final class Once: @unchecked Sendable {
-    private let lock = NSLock()
-    private var handler: NSItemProvider.ItemHandler?
+/// A completion handler that runs at most once, whatever a misbehaving loader does: the first answer wins.
+struct Once: Sendable {
+    /// A legacy item and an error, as a loader hands them over.
+    private struct Answer: @unchecked Sendable {
+        var item: (any NSSecureCoding)?
+        var error: (any Error)?
+    }
+
+    private let answer: ReplyBox<Answer>
 
     init(_ handler: NSItemProvider.ItemHandler?) {
-        self.handler = handler
+        answer = ReplyBox { answer in handler?(answer.item, answer.error) }
     }
 
     func call(_ item: (any NSSecureCoding)?, _ error: (any Error)?) {
-        let handler = lock.withLock { () -> NSItemProvider.ItemHandler? in
-            defer { self.handler = nil }
-            return self.handler
-        }
-        handler?(item, error)
+        answer.resolve(Answer(item: item, error: error))
     }
 }

@@ -48,7 +48,7 @@ extension NSItemProvider {
 
     func loadInPlaceFileRepresentationImplementation(forTypeIdentifier typeIdentifier: String,
                                             completionHandler: @escaping @Sendable (URL?, Bool, (any Error)?) -> Void) -> Progress {
-        loadFile(Self.type(for: typeIdentifier), openInPlace: true, completionHandler: completionHandler)
+        loadFileImplementation(Self.type(for: typeIdentifier), openInPlace: true, completionHandler: completionHandler)
     }
 
     // MARK: Loading by UTType
@@ -72,8 +72,18 @@ extension NSItemProvider {
         loadFile(contentType, openInPlace: openInPlace, completionHandler: completionHandler)
     }
 
+    /// Through the overridable methods, as Apple's overlay goes through its class's: a subclass (a provider
+    /// mirroring another process's) sees every file load.
     private func loadFile(_ type: UTType, openInPlace: Bool,
                           completionHandler: @escaping @Sendable (URL?, Bool, (any Error)?) -> Void) -> Progress {
+        if openInPlace {
+            return loadInPlaceFileRepresentation(forTypeIdentifier: type.identifier, completionHandler: completionHandler)
+        }
+        return loadFileRepresentation(forTypeIdentifier: type.identifier) { url, error in completionHandler(url, false, error) }
+    }
+
+    private func loadFileImplementation(_ type: UTType, openInPlace: Bool,
+                                        completionHandler: @escaping @Sendable (URL?, Bool, (any Error)?) -> Void) -> Progress {
         load(type, as: openInPlace ? .openInPlace : .fileCopy) { result in
             switch result {
             case .success(.file(let url, let inPlace, _)): completionHandler(url, inPlace, nil)
@@ -96,7 +106,7 @@ extension NSItemProvider {
             return operation.progress
         }
         let naming = Naming(suggestedName: suggestedName, type: representation.type, eligibility: openInPlaceEligibility,
-                            temporaryRoot: temporaryDirectory)
+                            temporaryRoot: temporaryDirectory, readsItemFiles: readsItemFiles)
         startLoad {
             Self.run(representation, as: requested, naming: naming, operation: operation)
         }
@@ -109,6 +119,7 @@ extension NSItemProvider {
         var type: UTType
         var eligibility: @Sendable (URL) -> Bool
         var temporaryRoot: URL?
+        var readsItemFiles: Bool
 
         func makeTemporaryDirectory() throws(SystemError) -> TemporaryDirectory {
             try TemporaryDirectory(in: temporaryRoot)
@@ -202,9 +213,20 @@ extension NSItemProvider {
         guard url.isFileURL, let status = try? FileSystem.status(url) else {
             return operation.fail(Self.error(.itemUnavailableError, "The item provider's file \(path) for \(naming.type.identifier) does not exist."))
         }
+        // The kernel's views of processes and devices are no one's files to share (/proc/self/environ names the
+        // reader's own environment).
+        if let filesystem = (try? OpenFile.reading(url, regularOnly: false))?.pseudoFileSystem {
+            return operation.fail(Self.error(.itemUnavailableError, "The item provider's file \(path) is on \(filesystem), which is not shared."))
+        }
         let isDirectory = status.kind == .directory
         if requested == .openInPlace && registeredInPlace && !isDirectory && naming.eligibility(url) {
             operation.finish(.success(.file(url, openedInPlace: true, temporary: nil)))
+            return
+        }
+        // A FIFO, socket or device is a stream of unknown length, which no copy can hold: the consumer gets the
+        // stream itself, to read while its handler runs.
+        if status.kind == .other && requested != .data {
+            operation.finish(.success(.file(url, openedInPlace: false, temporary: nil)))
             return
         }
         do {
@@ -257,6 +279,10 @@ extension NSItemProvider {
     private static func received(item: any NSSecureCoding, typeIdentifier: String, as requested: Requested,
                                  naming: Naming, operation: LoadOperation) {
         if let url = item as? NSURL, url.isFileURL {
+            guard naming.readsItemFiles else {
+                return operation.fail(Self.error(.unavailableCoercionError,
+                                                 "The item for \(typeIdentifier) is the file URL \((url as URL).absoluteString), which names a file of another process's."))
+            }
             return received(file: url as URL, registeredInPlace: false, as: requested, naming: naming, operation: operation)
         }
         if let object = item as? any NSItemProviderWriting,

@@ -50,6 +50,7 @@ open class NSItemProvider: NSObject, NSCopying {
         var openInPlaceEligibility: @Sendable (URL) -> Bool = NSItemProvider.defaultOpenInPlaceEligibility
         var temporaryDirectory: URL?
         var loadersReturnAtOnce = false
+        var readsItemFiles = true
     }
 
     // An NSLock (a pthread mutex), which the thread sanitizer understands; it does not see Synchronization's
@@ -356,6 +357,13 @@ open class NSItemProvider: NSObject, NSCopying {
     package var loadersReturnAtOnce: Bool {
         get { withState { $0.loadersReturnAtOnce } }
         set { withState { $0.loadersReturnAtOnce = newValue } }
+    }
+
+    /// Whether a legacy item that is a file URL is read as that file when loaded as data or a file; `false` for
+    /// items another process returned, whose file URLs name its files, which this process must not read.
+    package var readsItemFiles: Bool {
+        get { withState { $0.readsItemFiles } }
+        set { withState { $0.readsItemFiles = newValue } }
     }
 
     /// Runs `start`, which calls a registered loader: on a background thread, as Apple's loaders run, unless

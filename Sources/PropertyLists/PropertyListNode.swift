@@ -1,5 +1,4 @@
-package import struct Foundation.Data
-package import struct Foundation.Date
+package import Foundation
 
 /// Where a value stood in the document it was read from.
 ///
@@ -99,6 +98,25 @@ package struct PropertyListNode: Sendable {
         case .array(let a): a.map(\.foundationValue)
         case .dictionary(let d):
             Dictionary(d.entries.map { ($0.key, $0.value.foundationValue) }, uniquingKeysWith: { _, last in last })
+        }
+    }
+}
+
+extension PropertyListNode {
+    /// The value as the Foundation objects an item provider hands over (`NSString`, `NSNumber`, `NSDate`,
+    /// `NSData`, `NSArray`, `NSDictionary`), each `NSSecureCoding` as Apple's are. A UID becomes its number.
+    package var foundationObject: NSObject {
+        switch value {
+        case .string(let s): NSString(string: s)
+        case .integer(let i): NSNumber(value: i)
+        case .real(let d): NSNumber(value: d)
+        case .boolean(let b): NSNumber(value: b)
+        case .date(let d): NSDate(timeIntervalSinceReferenceDate: d.timeIntervalSinceReferenceDate)
+        case .data(let d): NSData(data: d)
+        case .uid(let u): NSNumber(value: u)
+        case .array(let a): NSArray(array: a.map(\.foundationObject))
+        case .dictionary(let d):
+            NSDictionary(dictionary: Dictionary(d.entries.map { ($0.key, $0.value.foundationObject) }, uniquingKeysWith: { _, last in last }))
         }
     }
 }

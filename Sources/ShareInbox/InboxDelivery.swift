@@ -1,5 +1,6 @@
 public import Foundation
 import SharingSystem
+import PackageSupport
 import SystemPackage
 
 /// An item being written under the inbox's `tmp/`. The inbox owns every write into it: copy or write the

@@ -1,5 +1,6 @@
 public import Foundation
 import SharingSystem
+import PackageSupport
 import SystemPackage
 
 /// The handoff between a share extension and its app: a directory in their shared container, used the way

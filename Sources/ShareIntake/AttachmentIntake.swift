@@ -1,5 +1,6 @@
 import ContentTypes
 import Foundation
+import PackageSupport
 import PropertyLists
 import ShareInbox
 import SharingShim
@@ -411,28 +412,22 @@ struct AttachmentIntake: Sendable {
         guard let identifier = writable.first(where: { (UTType($0) ?? UTType(importedAs: $0)).conforms(to: type) }) ?? writable.first else {
             throw IntakeError(.unavailableCoercion, "the host gave an object that writes no type")
         }
-        let box = DataBox()
-        let done = DispatchSemaphore(value: 0)
-        _ = object.loadData(withTypeIdentifier: identifier) { data, error in
-            box.set(data, error)
-            done.signal()
-        }
-        guard done.wait(timeout: .now() + timeout / .seconds(1)) == .success else {
+        let written = ReplyBox<DataAnswer>()
+        _ = object.loadData(withTypeIdentifier: identifier) { data, error in written.resolve(DataAnswer(data: data, error: error)) }
+        guard let answer = written.wait(timeout: timeout) else {
             throw IntakeError(.timedOut, "the host's object did not write \(identifier) within \(timeout.formattedSeconds)")
         }
-        guard let data = box.data else {
-            var failure = hostError(box.error)
+        guard let data = answer.data else {
+            var failure = hostError(answer.error)
             failure.message = "the host's object gave no \(identifier): \(failure.message)"
             throw failure
         }
         return data
     }
 
-    private final class DataBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: (Data?, (any Error)?) = (nil, nil)
-        func set(_ data: Data?, _ error: (any Error)?) { lock.withLock { stored = (data, error) } }
-        var data: Data? { lock.withLock { stored.0 } }
-        var error: (any Error)? { lock.withLock { stored.1 } }
+    /// What an object's `loadData` answered.
+    private struct DataAnswer: @unchecked Sendable {
+        var data: Data?
+        var error: (any Error)?
     }
 }

@@ -12,6 +12,8 @@ package struct FileStatus: Sendable, Equatable {
     package var kind: Kind
     package var size: Int64
     package var modificationTime: Date
+    /// The inode number, which with the device names the file.
+    package var inode: UInt64
 
     init(_ status: Stat) {
         switch status.type {
@@ -21,6 +23,7 @@ package struct FileStatus: Sendable, Equatable {
         default: kind = .other
         }
         size = status.size
+        inode = UInt64(status.inode.rawValue)
         let time = status.st_mtim
         modificationTime = Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9)
     }

@@ -77,20 +77,159 @@ package enum FileSystem {
         try Syscall.retrying(.remove, path) { rmdir(path) }
     }
 
-    /// Removes a file, a link or a whole tree (links are removed, never followed); nothing there is no error.
+    /// Removes a file, a link or a whole tree; nothing there is no error.
+    ///
+    /// Only the path's parent is resolved as a path. Below it, every step is taken from a directory's
+    /// descriptor by one name, never following a link (`openat` with `O_NOFOLLOW`, `unlinkat`), and a climb back
+    /// up is checked against the directory it left: a directory swapped for a link meanwhile, by a process still
+    /// running in the tree, leads nowhere outside it. Descriptors stay constant however deep the tree.
     package static func removeTree(_ url: URL) throws(SystemError) {
-        guard let status = try status(url, followingLinks: false) else { return }
-        if status.kind == .directory {
-            for name in try contentsOfDirectory(url) { try removeTree(url.appending(component: name)) }
-            let path = url.path
-            try Syscall.retrying(.remove, path) { rmdir(path) }
-        } else {
-            do {
-                try removeFile(url)
-            } catch where error.code == .system(.noSuchFileOrDirectory) {
-                return
-            }
+        let parentPath = url.deletingLastPathComponent().path
+        let name = url.lastPathComponent
+        let parent = try Syscall.retrying(.open, parentPath) { open(parentPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        defer { Syscall.closeDescriptor(parent) }
+        try removeEntry(Array(name.utf8CString), in: parent, path: url.path)
+    }
+
+    /// A directory on the way down: its name in its parent, and the parent's identity, to check the climb back.
+    private struct Level {
+        /// Its name as the file system has it, bytes and a terminating zero.
+        var name: [CChar]
+        var parent: (device: UInt64, inode: UInt64)
+    }
+
+    private static func identity(_ descriptor: CInt) -> (device: UInt64, inode: UInt64)? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        return (UInt64(status.st_dev), UInt64(status.st_ino))
+    }
+
+    /// Removes the entry `name` of the directory `directory`, a whole tree when it is a directory.
+    private static func removeEntry(_ name: [CChar], in directory: CInt, path: String) throws(SystemError) {
+        var status = stat()
+        if fstatat(directory, name, &status, AT_SYMLINK_NOFOLLOW) != 0 {
+            if errno == ENOENT { return }
+            throw SystemError(.remove, .system(.last), path: path)
         }
+        guard (status.st_mode & S_IFMT) == S_IFDIR else { return try removeName(name, in: directory, path: path, directory: false) }
+        var current = openat(directory, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        if current < 0 {
+            // No longer a directory (swapped for a link or a file): it goes as what it is now.
+            if errno == ELOOP || errno == ENOTDIR { return try removeName(name, in: directory, path: path, directory: false) }
+            if errno == ENOENT { return }
+            throw SystemError(.remove, .system(.last), path: path)
+        }
+        guard let top = identity(directory) else {
+            Syscall.closeDescriptor(current)
+            throw SystemError(.remove, .system(.last), path: path)
+        }
+        var levels = [Level(name: name, parent: top)]
+        defer { if current >= 0 { Syscall.closeDescriptor(current) } }
+        while let level = levels.last {
+            if let child = firstEntry(of: current) {
+                var childStatus = stat()
+                if fstatat(current, child, &childStatus, AT_SYMLINK_NOFOLLOW) != 0 {
+                    if errno == ENOENT { continue }
+                    throw SystemError(.remove, .system(.last), path: path)
+                }
+                if (childStatus.st_mode & S_IFMT) == S_IFDIR {
+                    let below = openat(current, child, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                    if below < 0 {
+                        if errno == ELOOP || errno == ENOTDIR { try removeName(child, in: current, path: path, directory: false); continue }
+                        if errno == ENOENT { continue }
+                        throw SystemError(.remove, .system(.last), path: path)
+                    }
+                    guard let here = identity(current) else { throw SystemError(.remove, .system(.last), path: path) }
+                    Syscall.closeDescriptor(current)
+                    current = below
+                    levels.append(Level(name: child, parent: here))
+                } else {
+                    try removeName(child, in: current, path: path, directory: false)
+                }
+                continue
+            }
+            // Empty: climb to the parent it was opened from, and remove it there.
+            levels.removeLast()
+            let up: CInt
+            if levels.isEmpty {
+                up = fcntl(directory, F_DUPFD_CLOEXEC, 0)
+            } else {
+                up = openat(current, "..", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            }
+            guard up >= 0 else { throw SystemError(.remove, .system(.last), path: path) }
+            Syscall.closeDescriptor(current)
+            current = up
+            guard let reached = identity(current), reached == level.parent else {
+                // Moved elsewhere meanwhile: what is left of the tree stays rather than risk a wrong directory.
+                throw SystemError(.remove, .changed("a directory of the tree moved while it was being removed"), path: path)
+            }
+            do {
+                try removeName(level.name, in: current, path: path, directory: true)
+            } catch where error.code == .system(.directoryNotEmpty) {
+                // Something was added meanwhile: go down again.
+                let again = openat(current, level.name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                guard again >= 0, let here = identity(current) else { throw error }
+                Syscall.closeDescriptor(current)
+                current = again
+                levels.append(Level(name: level.name, parent: here))
+            }
+            if levels.isEmpty { break }
+        }
+    }
+
+    /// Removes `name` in `directory`: a file or link, or an empty directory; nothing there is no error.
+    private static func removeName(_ name: [CChar], in directory: CInt, path: String, directory isDirectory: Bool) throws(SystemError) {
+        if unlinkat(directory, name, isDirectory ? AT_REMOVEDIR : 0) == 0 || errno == ENOENT { return }
+        throw SystemError(.remove, .system(.last), path: path + "/" + String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+
+    /// The first entry of a directory other than `.` and `..`, or `nil` when it is empty.
+    private static func firstEntry(of directory: CInt) -> [CChar]? {
+        let copy = fcntl(directory, F_DUPFD_CLOEXEC, 0)
+        guard copy >= 0, let stream = fdopendir(copy) else {
+            if copy >= 0 { Syscall.closeDescriptor(copy) }
+            return nil
+        }
+        defer { closedir(stream) }
+        rewinddir(stream)
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in bytes.prefix { $0 != 0 }.map { CChar(bitPattern: $0) } }
+            if name != [46] && name != [46, 46] { return name + [0] }
+        }
+        return nil
+    }
+
+    /// The bytes a tree's files take on disk (allocated blocks), walked beneath its directory's descriptor by
+    /// one name at a time, never following a link; at most `entryLimit` entries are counted.
+    package static func diskUsage(of url: URL, entryLimit: Int) -> Int {
+        let path = url.path
+        let root = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard root >= 0 else { return 0 }
+        var pending = [root]
+        var total = 0
+        var seen = 0
+        while let directory = pending.popLast() {
+            defer { Syscall.closeDescriptor(directory) }
+            let copy = fcntl(directory, F_DUPFD_CLOEXEC, 0)
+            guard copy >= 0, let stream = fdopendir(copy) else {
+                if copy >= 0 { Syscall.closeDescriptor(copy) }
+                continue
+            }
+            while seen < entryLimit, let entry = readdir(stream) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in bytes.prefix { $0 != 0 }.map { CChar(bitPattern: $0) } } + [0]
+                if name == [46, 0] || name == [46, 46, 0] { continue }
+                seen += 1
+                var status = stat()
+                guard fstatat(directory, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+                total += Int(status.st_blocks) * 512
+                if (status.st_mode & S_IFMT) == S_IFDIR, pending.count < 256 {
+                    let below = openat(directory, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                    if below >= 0 { pending.append(below) }
+                }
+            }
+            closedir(stream)
+        }
+        return total
     }
 
     /// Sets a path's modification time to now.

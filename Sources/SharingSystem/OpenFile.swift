@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CSharingSystem
 package import Foundation
 package import SystemPackage
 
@@ -65,6 +66,17 @@ package final class OpenFile: Sendable {
         var status = stat()
         try Syscall.retrying(.inspect, path) { fstat(descriptor, &status) }
         return FileStatus(Stat(rawValue: status))
+    }
+
+    /// The kernel's own file system the file is on, when it is one that shows a process's insides or the
+    /// system's rather than stored files (`"/proc"`, `"/sys"`, debugfs, cgroups…); `nil` for any other.
+    package var pseudoFileSystem: String? {
+        let type = csharing_filesystem_type(descriptor)
+        guard type >= 0 else { return nil }
+        let names: [Int: String] = [0x9fa0: "/proc", 0x6265_6572: "/sys", 0x6462_6720: "debugfs", 0x7363_6673: "securityfs",
+                                    0x0027_e0eb: "a cgroup file system", 0x6367_7270: "a cgroup file system", 0xcafe_4a11: "bpffs",
+                                    0x7472_6163: "tracefs", 0x6e73_6673: "nsfs"]
+        return names[Int(type)]
     }
 
     /// The status, when this is a regular file; else `wrongKind` for `operation`.
@@ -133,11 +145,14 @@ package final class OpenFile: Sendable {
         }
     }
 
+    /// The most a whole-file read takes into memory unless told otherwise: a larger file is loaded as a file.
+    package static let largestReadWhole = 1 << 30
+
     /// The whole file, read in pieces so that `progress` (bytes so far; `false` cancels) is told as they arrive.
-    /// `limit`, when given, refuses a file that grows beyond it with `.limitExceeded`.
-    package func readAll(limit: Int? = nil, progress: (Int64) -> Bool = { _ in true }) throws(SystemError) -> Data {
-        let size = Int(try status().size)
-        if let limit, size > limit { throw SystemError(.read, .limitExceeded("larger than \(limit) bytes"), path: path) }
+    /// A file larger than `limit`, or that grows beyond it, is refused with `.limitExceeded`.
+    package func readAll(limit: Int = OpenFile.largestReadWhole, progress: (Int64) -> Bool = { _ in true }) throws(SystemError) -> Data {
+        let size = Int(clamping: try status().size)
+        if size > limit { throw SystemError(.read, .limitExceeded("larger than \(limit) bytes"), path: path) }
         var data = Data(count: size)
         var total = 0
         while true {
@@ -149,7 +164,7 @@ package final class OpenFile: Sendable {
             }.get()
             if count == 0 { break }
             total += count
-            if let limit, total > limit { throw SystemError(.read, .limitExceeded("larger than \(limit) bytes"), path: path) }
+            if total > limit { throw SystemError(.read, .limitExceeded("larger than \(limit) bytes"), path: path) }
             if !progress(Int64(total)) { throw SystemError(.read, .cancelled, path: path) }
         }
         data.count = total

@@ -5,6 +5,8 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CSharingSystem
+import Foundation
 
 /// This process and others, by identifier.
 package enum Processes {
@@ -20,6 +22,40 @@ package enum Processes {
     /// Whether a process with this identifier exists (it may belong to another user).
     package static func exists(_ identifier: Int32) -> Bool {
         kill(identifier, 0) == 0 || errno == EPERM
+    }
+
+    /// The children of a process (of each of its threads), from /proc.
+    package static func children(of process: Int32) -> [Int32] {
+        let tasks = (try? FileSystem.contentsOfDirectory(URL(fileURLWithPath: "/proc/\(process)/task"))) ?? []
+        return tasks.flatMap { task -> [Int32] in
+            guard let text = try? OpenFile.reading(URL(fileURLWithPath: "/proc/\(process)/task/\(task)/children"), regularOnly: false)
+                .readAll(limit: 1 << 20) else { return [] }
+            return String(decoding: text, as: UTF8.self).split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+    }
+
+    /// A process's parent, from /proc; `nil` once it is gone.
+    package static func parent(of process: Int32) -> Int32? {
+        guard let text = try? OpenFile.reading(URL(fileURLWithPath: "/proc/\(process)/status"), regularOnly: false).readAll(limit: 1 << 16) else { return nil }
+        let line = String(decoding: text, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("PPid:") }
+        return line.flatMap { Int32($0.dropFirst(5).trimmingCharacters(in: .whitespaces)) }
+    }
+
+    /// The identifier a process has in its own PID namespace (the last of /proc's `NSpid`); `nil` once it is gone.
+    package static func identifierInItsNamespace(_ process: Int32) -> Int32? {
+        guard let text = try? OpenFile.reading(URL(fileURLWithPath: "/proc/\(process)/status"), regularOnly: false).readAll(limit: 1 << 16) else { return nil }
+        let line = String(decoding: text, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("NSpid:") }
+        return line.flatMap { $0.split(whereSeparator: \.isWhitespace).last.flatMap { Int32($0) } }
+    }
+
+    /// SIGKILLs a process through a process descriptor, when its parent is still `parent` (any, when `nil`):
+    /// an identifier freed and reused meanwhile is left alone as far as /proc can tell.
+    package static func terminate(_ process: Int32, ifChildOf expected: Int32?) {
+        let descriptor = csharing_pidfd_open(process)
+        guard descriptor >= 0 else { return }
+        defer { Syscall.closeDescriptor(descriptor) }
+        if let expected, parent(of: process) != expected { return }
+        _ = csharing_pidfd_send_signal(descriptor, SIGKILL)
     }
 }
 

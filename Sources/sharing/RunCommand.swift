@@ -2,6 +2,7 @@
 import ArgumentParser
 import ExtensionRuntime
 import Foundation
+import OpenItemProvider
 import SharingShim
 
 /// `sharing run`: one request to an extension, as its own process, under limits.
@@ -83,10 +84,11 @@ struct RunCommand: AsyncParsableCommand {
         } else {
             report.print()
         }
-        if report.outcome != "completed" { throw ExitCode.failure }
+        if report.status != .completed { throw ExitCode.failure }
     }
 
-    /// What a run printed: the lifecycle, the outcome, the returned items, the footprint.
+    /// What a run printed: the loads, the one status and why, the returned items, the extension's last log
+    /// lines when it did not end the request itself, the footprint and the sandbox.
     struct Report: Encodable {
         struct Load: Encodable {
             var type: String
@@ -98,44 +100,76 @@ struct RunCommand: AsyncParsableCommand {
             var type: String
             var text: String?
             var size: Int?
+            var failure: String?
         }
         var bundle: String
-        var loads: [Load]
-        var outcome: String
+        var status: ExtensionStatus
         var reason: String?
         var error: [String: String]?
+        var loads: [Load]
         var returned: [Returned]
         var openedURLs: [String]
         var peakFootprint: Int
         var exitStatus: String?
-        var confined: Bool
+        var sandbox: String
+        /// The extension's last words, when it crashed, was interrupted or broke the protocol.
+        var log: [String]?
 
         init(_ run: ExtensionRun, bundle: ExtensionBundle) async {
             self.bundle = bundle.name
+            status = run.status
+            reason = run.reason
             loads = run.loads.map { Load(type: $0.typeIdentifier, form: $0.form, size: $0.size, failure: $0.failure) }
             returned = []
             switch run.outcome {
             case .completed(let items):
-                outcome = "completed"
+                // One line per attachment: its first representation, its size as the runtime recorded it, and
+                // for text its words, loaded only when they are few.
+                var records = run.returned[...]
                 for provider in items.flatMap({ $0.attachments ?? [] }) {
-                    guard let type = provider.registeredTypeIdentifiers.first else { continue }
-                    let data = await withCheckedContinuation { continuation in
-                        provider.loadDataRepresentation(forTypeIdentifier: type) { data, _ in continuation.resume(returning: data) }
-                    }
-                    let isText = UTType(type)?.conforms(to: .text) == true
-                    returned.append(Returned(type: type, text: isText ? data.map { String(decoding: $0, as: UTF8.self) } : nil, size: data?.count))
+                    let forms = provider.registeredForms
+                    let taken = records.prefix(forms.count)
+                    records = records.dropFirst(forms.count)
+                    guard let (type, form) = forms.first, let record = taken.first else { continue }
+                    returned.append(await Self.describe(provider, type: type, form: form, record: record))
                 }
             case .cancelled(let error):
-                outcome = "cancelled"
                 self.error = ["domain": error.domain, "code": String(error.code), "description": error.localizedDescription]
-            case .interrupted(let reason):
-                outcome = "interrupted"
-                self.reason = reason.description
+            case .interrupted:
+                log = run.lastWords()
             }
             openedURLs = run.openedURLs.map(\.absoluteString)
             peakFootprint = run.peakFootprint
             exitStatus = run.exitStatus?.description
-            confined = run.confined
+            sandbox = run.sandbox.description
+        }
+
+        /// What a returned representation holds: its size as recorded, and for a text type of at most 64 KiB (or
+        /// an item, which is small) its words.
+        private static func describe(_ provider: NSItemProvider, type: String, form: NSItemProvider.RepresentationForm,
+                                     record: ExtensionLoad) async -> Returned {
+            var returned = Returned(type: type, size: record.size, failure: record.failure)
+            let isText = UTType(type)?.conforms(to: .text) == true
+            guard record.failure == nil, form == .item || (isText && (record.size ?? .max) <= 64 << 10) else { return returned }
+            let text: String? = await withCheckedContinuation { continuation in
+                guard form == .item else {
+                    provider.loadDataRepresentation(forTypeIdentifier: type) { data, _ in
+                        continuation.resume(returning: data.map { String(decoding: $0, as: UTF8.self) })
+                    }
+                    return
+                }
+                provider.loadItem(forTypeIdentifier: type, options: nil) { item, _ in
+                    switch item {
+                    case let string as NSString: continuation.resume(returning: string as String)
+                    case let url as NSURL: continuation.resume(returning: (url as URL).absoluteString)
+                    case let data as NSData where isText: continuation.resume(returning: String(decoding: data as Data, as: UTF8.self))
+                    case let item?: continuation.resume(returning: isText ? nil : "\(Swift.type(of: item))")
+                    case nil: continuation.resume(returning: nil)
+                    }
+                }
+            }
+            returned.text = text
+            return returned
         }
 
         func print() {
@@ -144,16 +178,25 @@ struct RunCommand: AsyncParsableCommand {
                 Output.line("load: \(load.type) as \(load.form)\(size)\(load.failure.map { " failed: \($0)" } ?? "")")
             }
             for url in openedURLs { Output.line("open: \(url)") }
-            switch outcome {
-            case "completed": Output.line("\(bundle): completed, \(returned.count) item\(returned.count == 1 ? "" : "s") returned")
-            case "cancelled": Output.line("\(bundle): cancelled: \(error?["domain"] ?? "") \(error?["code"] ?? ""): \(error?["description"] ?? "")")
-            default: Output.line("\(bundle): interrupted: \(reason ?? "")")
+            switch status {
+            case .completed: Output.line("\(bundle): completed, \(returned.count) item\(returned.count == 1 ? "" : "s") returned")
+            default: Output.line("\(bundle): \(status.rawValue): \(reason ?? "")")
             }
             for item in returned {
-                if let text = item.text { Output.line("  \(item.type): \(text)") } else { Output.line("  \(item.type): \(ByteCount(bytes: item.size ?? 0))") }
+                if let failure = item.failure {
+                    Output.line("  \(item.type): failed: \(failure)")
+                } else if let text = item.text {
+                    Output.line("  \(item.type): \(text)")
+                } else {
+                    Output.line("  \(item.type): \(item.size.map { ByteCount(bytes: $0).description } ?? "")")
+                }
+            }
+            if let log {
+                Output.line(log.isEmpty ? "its log: (empty)" : "its log, last words:")
+                for line in log { Output.line("  \(line)") }
             }
             Output.line("peak memory: \(ByteCount(bytes: peakFootprint))")
-            Output.line("sandbox: \(confined ? "Landlock (writes in its container and app groups only)" : "none (the kernel has no Landlock)")")
+            Output.line("sandbox: \(sandbox)")
         }
     }
 }

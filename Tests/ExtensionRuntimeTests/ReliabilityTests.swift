@@ -18,6 +18,18 @@ enum ProcessCensus {
         }
     }
 
+    /// Every descendant of `process`: its children, theirs, and so on (an extension is its init's child).
+    static func descendants(of process: Int32) -> [Int32] {
+        var found: [Int32] = []
+        var queue = [process]
+        while let next = queue.popLast() {
+            let children = children(of: next)
+            found += children
+            queue += children
+        }
+        return found
+    }
+
     /// Whether a process exists and is not a zombie.
     static func isAlive(_ process: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(process)/stat", encoding: .utf8),
@@ -42,9 +54,9 @@ enum ProcessCensus {
         return true
     }
 
-    /// This process's children running a program inside `directory` (the test's own bundles).
+    /// This process's descendants running a program inside `directory` (the test's own bundles).
     static func children(runningIn directory: URL) -> [Int32] {
-        children(of: getpid()).filter { child in
+        descendants(of: getpid()).filter { child in
             isAlive(child) && ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child)/exe"))?.hasPrefix(directory.path) ?? false)
         }
     }
@@ -63,11 +75,11 @@ enum ProcessCensus {
             .filter { $0.split(separator: "-").dropFirst().first.map(String.init) == name }
     }
 
-    /// This process's own children running `executable`, waiting up to `timeout` for one to appear.
+    /// This process's descendants running `executable`, waiting up to `timeout` for one to appear.
     static func child(running executable: URL, timeout: Duration) async -> Int32? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            for child in children(of: getpid()) {
+            for child in descendants(of: getpid()) {
                 if (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child)/exe")) == executable.path { return child }
             }
             try? await Task.sleep(for: .milliseconds(1))
@@ -235,7 +247,7 @@ struct ReliabilityTests {
         var extensionProcess: Int32?
         let deadline = ContinuousClock.now + .seconds(20)
         while extensionProcess == nil && ContinuousClock.now < deadline {
-            extensionProcess = ProcessCensus.children(of: host.processIdentifier).first {
+            extensionProcess = ProcessCensus.descendants(of: host.processIdentifier).first {
                 (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\($0)/exe")) == executable.path
             }
             try await Task.sleep(for: .milliseconds(5))

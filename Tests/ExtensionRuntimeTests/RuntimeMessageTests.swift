@@ -20,7 +20,9 @@ struct RuntimeMessageTests {
         .request(items: [WireItem(title: nil, contentText: "Shopping", attachments: [
             WireAttachment(representations: [WireRepresentation(type: "public.url", form: .item)]),
         ])]),
-        .loaded(id: 1, .file(name: "report.pdf")),
+        .loaded(id: 1, .file(name: "report.pdf", openedInPlace: false)),
+        .loaded(id: 6, .file(name: "Notes", openedInPlace: true)),
+        .loaded(id: 8, .image(type: "public.png", length: 4096)),
         .loaded(id: 2, .failed(RemoteError(domain: "NSItemProviderErrorDomain", code: -1000, message: "gone"))),
         .loaded(id: 3, .propertyList([0x62, 0x70])),
         .loaded(id: 4, .bytes([1, 2, 3])),

@@ -64,7 +64,7 @@ struct HostProfileTests {
         await #expect(throws: (any Error).self) { try await provider.loadData(for: .data) }
         #expect(try await provider.loadData(for: .png).count == 1544)
         let item = try await provider.loadItem(forTypeIdentifier: "public.png", options: nil)
-        #expect(item is SharedImage)
+        #expect(item is UIImage)
         let dataItem: (any Error)? = await withCheckedContinuation { continuation in
             provider.loadItem(forTypeIdentifier: "public.data", options: nil) { _, error in continuation.resume(returning: error) }
         }

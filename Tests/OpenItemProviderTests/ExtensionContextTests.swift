@@ -62,7 +62,7 @@ struct ExtensionContextTests {
         let context = NSExtensionContext(inputItems: [])
         let refused: Bool = await withCheckedContinuation { c in context.open(URL(string: "app://x")!) { c.resume(returning: $0) } }
         #expect(!refused)
-        context.openURLHandler = { $0.scheme == "app" }
+        context.openURLHandler = { url, reply in reply(url.scheme == "app") }
         let opened: Bool = await withCheckedContinuation { c in context.open(URL(string: "app://x")!) { c.resume(returning: $0) } }
         #expect(opened)
         #expect(await context.open(URL(string: "app://y")!))

@@ -2,6 +2,7 @@ import Foundation
 @testable import OpenItemProvider
 import OpenUniformTypeIdentifiers
 import SharingSystem
+import PackageSupport
 import Testing
 
 /// Temporary files live exactly as long as the completion handler runs, and nothing is left behind by any

@@ -24,7 +24,7 @@ struct ShareCommandTests {
                 public.png
                   data: 1544 bytes
                   file: PNG image.png, 1544 bytes
-                  item: SharedImage
+                  item: UIImage
 
             """)
     }

@@ -57,9 +57,9 @@ struct ExtensionUITests {
     func openThroughTheChain() async {
         let context = context(contentText: "")
         let asked = Asked()
-        context.openURLHandler = { url in
+        context.openURLHandler = { url, reply in
             asked.url = url
-            return false
+            reply(false)
         }
         let controller = UIViewController()
         ExtensionPresenter.present(controller, with: context)

@@ -1,5 +1,6 @@
 import Foundation
 @testable import SharingSystem
+import PackageSupport
 import Testing
 
 @Suite("Threads for blocking work")

@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 @testable import SharingSystem
+import PackageSupport
 import SystemPackage
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import SharingSystem
+import PackageSupport
 import SystemPackage
 import Testing
 
@@ -45,68 +46,78 @@ struct ProcessesAndPacketsTests {
 
     /// Runs `executable` with a fresh channel, its output into a temporary file; the output and how it ended.
     private func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                     dataLimit: Int? = nil) throws -> (output: String, termination: ChildProcess.Termination?) {
+                     dataLimit: Int? = nil) async throws -> (output: String, termination: ProcessTree.Termination?) {
+        try await blocking { try Self.runBlocking(executable, arguments, environment: environment, dataLimit: dataLimit) }
+    }
+
+    private static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String],
+                                    dataLimit: Int?) throws -> (output: String, termination: ProcessTree.Termination?) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = directory.appendingPathComponent("output")
         let output = try OpenFile.creating(log)
         let (_, guest) = try PacketChannel.pair(name: "child")
-        let child = try ChildProcess.start(.init(
+        let child = try ProcessTree.start(.init(
             executable: URL(fileURLWithPath: executable), arguments: arguments, environment: environment,
             directory: directory, channel: guest, output: output, dataLimit: dataLimit), name: "child")
-        let termination = try child.waitForTermination(timeout: .seconds(20))
+        let termination = child.waitForTermination(timeout: .seconds(20))
         return (try String(contentsOf: log, encoding: .utf8), termination)
     }
 
     @Test("a child gets only the environment given, and only descriptors 0 to 3")
-    func isolation() throws {
-        let environment = try run("/usr/bin/env", [], environment: ["ONLY": "this"])
+    func isolation() async throws {
+        let environment = try await run("/usr/bin/env", [], environment: ["ONLY": "this"])
         #expect(environment.output == "ONLY=this\n")
         #expect(environment.termination == .exited(0))
         // ls lists its own descriptors: the four given, and the one it opened to list the directory.
-        let descriptors = try run("/bin/ls", ["/proc/self/fd"])
+        let descriptors = try await run("/bin/ls", ["/proc/self/fd"])
         let listed = descriptors.output.split(separator: "\n").compactMap { Int($0) }.sorted()
         #expect(listed.prefix(4) == [0, 1, 2, 3])
         #expect(listed.count == 5)
     }
 
     @Test("how a child ended: an exit status, or the signal that killed it")
-    func terminations() throws {
-        #expect(try run("/bin/sh", ["-c", "exit 3"]).termination == .exited(3))
-        #expect(try run("/bin/sh", ["-c", "kill -9 $$"]).termination == .signalled(9))
-        #expect(ChildProcess.Termination.signalled(9).description == "killed by signal 9 (SIGKILL)")
+    func terminations() async throws {
+        #expect(try await run("/bin/sh", ["-c", "exit 3"]).termination == .exited(3))
+        #expect(try await run("/bin/sh", ["-c", "kill -9 $$"]).termination == .signalled(9))
+        #expect(ProcessTree.Termination.signalled(9).description == "killed by signal 9 (SIGKILL)")
     }
 
     @Test("a data-segment limit applies in the child")
-    func dataLimit() throws {
-        let limited = try run("/bin/sh", ["-c", "ulimit -d"], dataLimit: 512 << 20)
+    func dataLimit() async throws {
+        let limited = try await run("/bin/sh", ["-c", "ulimit -d"], dataLimit: 512 << 20)
         #expect(limited.output == "\(512 << 10)\n")
     }
 
     @Test("a program that does not exist fails to start with the system's reason and its path")
-    func missingProgram() throws {
+    func missingProgram() async throws {
         let (_, guest) = try PacketChannel.pair(name: "child")
-        #expect(throws: SystemError(.spawn, .system(.noSuchFileOrDirectory), path: "/nonexistent/program")) {
-            try ChildProcess.start(.init(executable: URL(fileURLWithPath: "/nonexistent/program"), environment: [:],
-                                         directory: URL(fileURLWithPath: "/"), channel: guest), name: "child")
+        await #expect(throws: SystemError(.spawn, .system(.noSuchFileOrDirectory), path: "/nonexistent/program")) {
+            try await blocking {
+                try ProcessTree.start(.init(executable: URL(fileURLWithPath: "/nonexistent/program"), environment: [:],
+                                            directory: URL(fileURLWithPath: "/"), channel: guest), name: "child")
+            }
         }
     }
 
     @Test("releasing a running child kills and reaps it")
-    func releaseKills() throws {
-        let (_, guest) = try PacketChannel.pair(name: "child")
-        var child: ChildProcess? = try ChildProcess.start(.init(
-            executable: URL(fileURLWithPath: "/bin/sleep"), arguments: ["60"], environment: [:],
-            directory: URL(fileURLWithPath: "/"), channel: guest), name: "sleep")
-        let identifier = try #require(child?.identifier)
-        #expect(Processes.exists(identifier))
-        child = nil
+    func releaseKills() async throws {
+        let identifier = try await blocking {
+            let (_, guest) = try PacketChannel.pair(name: "child")
+            let child = try ProcessTree.start(.init(
+                executable: URL(fileURLWithPath: "/bin/sleep"), arguments: ["60"], environment: [:],
+                directory: URL(fileURLWithPath: "/"), channel: guest), name: "sleep")
+            let identifier = child.identifier
+            precondition(Processes.exists(identifier))
+            return identifier
+        }
+        // Released on the blocking thread: the tree ended and was reaped there.
         #expect(!Processes.exists(identifier))
     }
 
     @Test("the footprint is private dirty memory plus swap, from smaps_rollup")
-    func footprint() throws {
+    func footprint() async throws {
         let text = """
         55d0c0000000-7ffd00000000 ---p 00000000 00:00 0                          [rollup]
         Rss:               10240 kB
@@ -115,35 +126,41 @@ struct ProcessesAndPacketsTests {
         Swap:                512 kB
         SwapPss:             512 kB
         """
-        #expect(ChildProcess.footprint(smapsRollup: text) == (4096 + 512) * 1024)
-        #expect(ChildProcess.footprint(smapsRollup: "nothing here") == nil)
-        let (_, guest) = try PacketChannel.pair(name: "child")
-        let child = try ChildProcess.start(.init(executable: URL(fileURLWithPath: "/bin/sleep"), arguments: ["60"], environment: [:],
-                                                 directory: URL(fileURLWithPath: "/"), channel: guest), name: "sleep")
-        #expect((child.footprint() ?? 0) > 0)
+        #expect(ProcessTree.footprint(smapsRollup: text) == (4096 + 512) * 1024)
+        #expect(ProcessTree.footprint(smapsRollup: "nothing here") == nil)
+        let footprint = try await blocking {
+            let (_, guest) = try PacketChannel.pair(name: "child")
+            let child = try ProcessTree.start(.init(executable: URL(fileURLWithPath: "/bin/sleep"), arguments: ["60"], environment: [:],
+                                                    directory: URL(fileURLWithPath: "/"), channel: guest), name: "sleep")
+            return child.footprint()
+        }
+        #expect(footprint > 0)
     }
 
     @Test("resident memory is anonymous and shared memory plus swap, from status")
-    func residentMemory() throws {
+    func residentMemory() async throws {
         let text = "Name:\tsleep\nVmRSS:\t   21916 kB\nRssAnon:\t    1900 kB\nRssFile:\t   20016 kB\nRssShmem:\t      64 kB\nVmSwap:\t     128 kB\n"
-        #expect(ChildProcess.residentMemory(status: text) == (1900 + 64 + 128) * 1024)
-        #expect(ChildProcess.residentMemory(status: "Name:\tsleep\n") == nil)
-        let (_, guest) = try PacketChannel.pair(name: "child")
-        let child = try ChildProcess.start(.init(executable: URL(fileURLWithPath: "/bin/sleep"), arguments: ["60"], environment: [:],
-                                                 directory: URL(fileURLWithPath: "/"), channel: guest), name: "sleep")
+        #expect(ProcessTree.residentMemory(status: text) == (1900 + 64 + 128) * 1024)
+        #expect(ProcessTree.residentMemory(status: "Name:\tsleep\n") == nil)
         // A process without dirty shared file pages: once it has settled after starting (the two are read
         // one after the other), the two measures agree, within what the kernel's per-CPU counters may lag.
-        var agreed = false
-        for _ in 0..<200 where !agreed {
-            let resident = try #require(child.residentMemory())
-            agreed = resident > 0 && abs(resident - (child.footprint() ?? 0)) <= 256 << 10
-            if !agreed { Thread.sleep(forTimeInterval: 0.01) }
+        let (agreed, resident, footprint) = try await blocking {
+            let (_, guest) = try PacketChannel.pair(name: "child")
+            let child = try ProcessTree.start(.init(executable: URL(fileURLWithPath: "/bin/sleep"), arguments: ["60"], environment: [:],
+                                                    directory: URL(fileURLWithPath: "/"), channel: guest), name: "sleep")
+            var agreed = false
+            for _ in 0..<200 where !agreed {
+                let resident = child.residentMemory()
+                agreed = resident > 0 && abs(resident - child.footprint()) <= 256 << 10
+                if !agreed { Thread.sleep(forTimeInterval: 0.01) }
+            }
+            return (agreed, child.residentMemory(), child.footprint())
         }
-        #expect(agreed, "resident \(child.residentMemory() ?? -1), footprint \(child.footprint() ?? -1)")
+        #expect(agreed, "resident \(resident), footprint \(footprint)")
     }
 
     @Test("a FIFO is pumped into a pipe to its end, its writer awaited rather than taken for its end")
-    func pumpToTheEnd() throws {
+    func pumpToTheEnd() async throws {
         let directory = try TemporaryDirectory(in: nil)
         defer { directory.remove() }
         let fifo = directory.url.appendingPathComponent("stream")
@@ -151,53 +168,183 @@ struct ProcessesAndPacketsTests {
         let bytes = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         // Opened before any writer exists: an empty FIFO then reads as ended unless the pump waits.
         let source = try OpenFile.reading(fifo, regularOnly: false)
-        let pumped = Locked<(bytes: Int64, ended: Bool)?>(nil)
-        let reading = try Self.pumping(source, into: pumped)
+        let pump = try Pumping(source, limit: .max)
         Thread.detachNewThread {
             Thread.sleep(forTimeInterval: 0.05)
             let writer = FileHandle(forWritingAtPath: fifo.path)
             writer?.write(bytes)
             try? writer?.close()
         }
-        var received = Data()
-        try reading.forEachChunk(size: 1 << 16) { chunk in
-            received.append(contentsOf: chunk)
-            return true
+        let received = try await blocking {
+            var received = Data()
+            try pump.reading!.forEachChunk(size: 1 << 16) { chunk in
+                received.append(contentsOf: chunk)
+                return true
+            }
+            return received
         }
         #expect(received == bytes)
-        #expect(pumped.withLock { $0 }?.bytes == Int64(bytes.count))
-        #expect(pumped.withLock { $0 }?.ended == true)
+        let result = await pump.result.value
+        #expect(result.bytes == Int64(bytes.count))
+        #expect(result.end == .sourceEnded)
     }
 
     @Test("a pump stops, without SIGPIPE, when the pipe's reader goes away")
-    func pumpToAReaderThatLeaves() throws {
+    func pumpToAReaderThatLeaves() async throws {
         // A device that never ends.
-        let source = try OpenFile.reading(URL(fileURLWithPath: "/dev/zero"), regularOnly: false)
-        let pumped = Locked<(bytes: Int64, ended: Bool)?>(nil)
-        var reading: OpenFile? = try Self.pumping(source, into: pumped)
+        let pump = try Pumping(try OpenFile.reading(URL(fileURLWithPath: "/dev/zero"), regularOnly: false), limit: .max)
         var first = [UInt8](repeating: 1, count: 1 << 16)
-        let count = try first.withUnsafeMutableBytes { try reading!.read(into: $0) }
+        let count = try first.withUnsafeMutableBytes { try pump.reading!.read(into: $0) }
         #expect(count > 0 && first.prefix(count).allSatisfy { $0 == 0 })
-        reading = nil
-        let deadline = Date().addingTimeInterval(5)
-        while pumped.withLock({ $0 }) == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        #expect(pumped.withLock { $0 }?.ended == false)
-        #expect((pumped.withLock { $0 }?.bytes ?? 0) >= Int64(count))
+        pump.reading = nil
+        let result = await pump.result.value
+        #expect(result.end == .readerLeft)
+        #expect(result.bytes >= Int64(count))
     }
 
-    /// Starts pumping `source` into a new pipe on a blocking thread; the pipe's reading end. The writing end
-    /// is the pump's alone, so the reader sees the end when the pump ends.
-    private static func pumping(_ source: OpenFile, into result: Locked<(bytes: Int64, ended: Bool)?>) throws -> OpenFile {
-        let (reading, writing) = try StreamPipe.make(name: "stream")
-        let box = Locked<OpenFile?>(writing)
-        BlockingThreads.submit {
-            let pumped: (bytes: Int64, ended: Bool)? = {
-                guard let end = box.withLock({ $0 }) else { return nil }
-                return try? StreamPipe.pump(from: source, into: end)
-            }()
-            result.withLock { $0 = pumped }
-            box.withLock { $0 = nil }
+    @Test("a pump stops at its limit, and when told to while its reader holds the pipe without reading")
+    func pumpLimitAndStop() async throws {
+        let limited = try Pumping(try OpenFile.reading(URL(fileURLWithPath: "/dev/zero"), regularOnly: false), limit: 300_000)
+        let total = try await blocking {
+            var total = 0
+            try limited.reading!.forEachChunk(size: 1 << 16) { chunk in
+                total += chunk.count
+                return true
+            }
+            return total
         }
-        return reading
+        #expect(total == 300_000)
+        #expect(await limited.result.value.end == .limitReached)
+        // A reader that never reads: the pipe fills, and the pump waits for room until it is stopped.
+        let held = try Pumping(try OpenFile.reading(URL(fileURLWithPath: "/dev/zero"), regularOnly: false), limit: .max)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(held.result.current == nil)
+        held.stop.signal()
+        #expect(await held.result.value.end == .stopped)
     }
+
+    /// A pump from `source` into a new pipe on a blocking thread, the pipe's reading end here. The writing end
+    /// is the pump's alone, so the reader sees the end when the pump ends.
+    private final class Pumping: @unchecked Sendable {
+        var reading: OpenFile?
+        let stop = try! Wakeup()
+        let result = ReplyBox<(bytes: Int64, end: StreamPipe.PumpEnd)>()
+
+        init(_ source: OpenFile, limit: Int64) throws {
+            let (reading, writing) = try StreamPipe.make(name: "stream")
+            self.reading = reading
+            BlockingThreads.submit { [result, stop] in
+                let pumped = try? StreamPipe.pump(from: source, into: writing, limit: limit, stop: stop)
+                result.resolve(pumped ?? (0, .stopped))
+            }
+        }
+    }
+
+    @Test("a packet of no bytes is a packet, not the end; the end is nil")
+    func emptyPacket() throws {
+        var (host, guest): (PacketChannel?, PacketChannel) = try PacketChannel.pair(name: "test")
+        try host!.send([])
+        try host!.send([9])
+        #expect(try guest.receive(capacity: 10)?.bytes == [])
+        #expect(try guest.receive(capacity: 10)?.bytes == [9])
+        host = nil
+        #expect(try guest.receive(capacity: 10) == nil)
+    }
+
+    @Test("sending without waiting: a peer that does not read cannot hold the sender")
+    func sendWithoutWaiting() throws {
+        let (host, _guest) = try PacketChannel.pair(name: "test")
+        var sent = 0
+        while try host.sendWithoutWaiting(Array(repeating: 1, count: 4096)) { sent += 1 }
+        #expect(sent > 0)
+        withExtendedLifetime(_guest) {}
+    }
+}
+
+@Suite("A process tree the host owns whole")
+struct ProcessTreeTests {
+    /// Starts `/bin/sh -c script` as a tree, its output into a file; the tree and the output's path.
+    private static func start(_ script: String, pidNamespace: Bool = true, in directory: URL) throws -> ProcessTree {
+        let (_, guest) = try PacketChannel.pair(name: "tree")
+        let output = try OpenFile.creating(directory.appendingPathComponent("output"))
+        return try ProcessTree.start(.init(executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script],
+                                           environment: ["PATH": "/usr/bin:/bin"], directory: directory, channel: guest,
+                                           output: output, pidNamespace: pidNamespace), name: "tree")
+    }
+
+    private static func output(in directory: URL) -> String {
+        (try? String(contentsOf: directory.appendingPathComponent("output"), encoding: .utf8)) ?? ""
+    }
+
+    @Test("with a namespace or without: no capabilities, and every descendant gone when the program ends", arguments: [true, false])
+    func descendantsEnd(namespace: Bool) async throws {
+        let directory = try TemporaryDirectory(in: nil)
+        defer { directory.remove() }
+        // Three sleepers, one of them in a session of its own, then the program reports and exits.
+        let (tree, termination, initEnded) = try await blocking {
+            let tree = try Self.start("""
+                sleep 300 & sleep 300 & setsid sleep 300 & sleep 0.2
+                grep -E '^(CapEff|CapBnd|NoNewPrivs)' /proc/self/status; exit 4
+                """, pidNamespace: namespace, in: directory.url)
+            return (tree, tree.waitForTermination(timeout: .seconds(20)), tree.waitForInit(timeout: .seconds(5)))
+        }
+        #expect(tree.containment == (namespace ? .pidNamespace : .subreaper))
+        #expect(termination == .exited(4))
+        #expect(initEnded)
+        #expect(tree.members().isEmpty)
+        #expect(Self.output(in: directory.url) == "CapEff:\t0000000000000000\nCapBnd:\t0000000000000000\nNoNewPrivs:\t1\n")
+        // Nothing of the tree's is left anywhere: no process runs this test's sleepers.
+        #expect(Processes.children(of: tree.initIdentifier).isEmpty)
+    }
+
+    @Test("ended from outside while it runs: program, descendants and init, with a namespace or without", arguments: [true, false])
+    func endedFromOutside(namespace: Bool) async throws {
+        let directory = try TemporaryDirectory(in: nil)
+        defer { directory.remove() }
+        let (members, termination) = try await blocking {
+            let tree = try Self.start("sleep 300 & setsid sleep 300 & sleep 300", pidNamespace: namespace, in: directory.url)
+            let deadline = Date().addingTimeInterval(10)
+            while tree.members().count < 3 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            let members = tree.members()
+            tree.end()
+            return (members, tree.termination())
+        }
+        #expect(members.count >= 3)
+        #expect(termination == .signalled(SIGKILL))
+        #expect(members.allSatisfy { !Processes.exists($0) })
+    }
+
+    @Test("the tree's memory counts every process and the memory files they hold but do not map")
+    func treeMemory() async throws {
+        let directory = try TemporaryDirectory(in: nil)
+        defer { directory.remove() }
+        let script = """
+            import os, time
+            fd = os.memfd_create("hoard")
+            os.write(fd, b"\\x01" * (48 << 20))
+            if os.fork() == 0:
+                block = bytearray(64 << 20)
+                for i in range(0, len(block), 4096): block[i] = 1
+                print("child", flush=True)
+                time.sleep(300)
+            time.sleep(300)
+            """
+        let (footprint, resident) = try await blocking {
+            let tree = try Self.start("exec python3 -c '\(script)'", in: directory.url)
+            let deadline = Date().addingTimeInterval(20)
+            while !Self.output(in: directory.url).contains("child") && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            Thread.sleep(forTimeInterval: 0.2)
+            defer { tree.end() }
+            return (tree.footprint(), tree.residentMemory())
+        }
+        // 64 MB in the child, 48 MB in a memory file nobody maps, and each Python's own.
+        #expect(footprint > (64 + 48) << 20, "\(footprint >> 20) MB")
+        #expect(resident > 64 << 20)
+    }
+}
+
+/// Runs blocking work on a thread of the platform layer's, as the package's own code does (never on the test's
+/// task), and hands back its result.
+func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await BlockingThreads.run(body)
 }

@@ -27,15 +27,19 @@ void csharing_thread_name(char *name, size_t size);
 int csharing_packet_socketpair(int descriptors[2]);
 
 /// Sends one packet: `length` bytes and `count` descriptors (SCM_RIGHTS). MSG_NOSIGNAL: a closed peer is
-/// EPIPE, not SIGPIPE. Returns the bytes sent or -1.
-ssize_t csharing_send_packet(int socket, const void *bytes, size_t length, const int *descriptors, int count);
+/// EPIPE, not SIGPIPE; `nonblocking`: a full peer is EAGAIN, not a wait. Returns the bytes sent or -1.
+ssize_t csharing_send_packet(int socket, const void *bytes, size_t length, const int *descriptors, int count, int nonblocking);
 
 /// Receives one packet into `bytes` (at most `capacity`) and at most `capacity_descriptors` descriptors, made
 /// close-on-exec (MSG_CMSG_CLOEXEC). Sets `*count` to the descriptors received and `*truncated` to 1 when the
 /// packet or its descriptors did not fit (what did arrive is still returned, to be closed). Returns the bytes
-/// received, 0 at end of file, or -1.
+/// received, or -1; when it returns 0 with no descriptors, `*ended` says whether that was the peer's end of file
+/// (1) or a packet of no bytes (0).
 ssize_t csharing_receive_packet(int socket, void *bytes, size_t capacity, int *descriptors, int capacity_descriptors,
-                                int *count, int *truncated);
+                                int *count, int *truncated, int *ended);
+
+/// The type of the file system a descriptor's file is on (statfs's f_type), or -1 with errno.
+long long csharing_filesystem_type(int descriptor);
 
 /// The process identifier and user of the peer of a connected AF_UNIX socket (SO_PEERCRED).
 int csharing_peer_credentials(int socket, pid_t *pid, uid_t *uid);
@@ -66,10 +70,10 @@ int csharing_pidfd_send_signal(int pidfd, int signal);
 /// it has not exited, -1 on error.
 int csharing_pidfd_reap(int pidfd, int *status);
 
-/// How a child is started: the program, its arguments and environment (NULL-terminated), its working
-/// directory, the descriptor it gets as 3, where its standard output and error go, the data-segment limit
-/// (RLIMIT_DATA) in bytes, 0 for none, and a cgroup's `cgroup.procs` open for writing (-1 for none), which the
-/// child joins before it executes the program.
+/// How an extension is started: the program, its arguments and environment (NULL-terminated), its working
+/// directory, the descriptor it gets as 3, where its standard output and error go (-1: inherited), the
+/// data-segment limit (RLIMIT_DATA) and file-size limit (RLIMIT_FSIZE) in bytes (0: none), and a cgroup's
+/// `cgroup.procs` open for writing (-1: none), which the tree joins before the program runs.
 struct csharing_spawn_spec {
     const char *path;
     char *const *arguments;
@@ -77,22 +81,42 @@ struct csharing_spawn_spec {
     const char *directory;
     int channel;
     int output;
-    int error;
     unsigned long long data_limit;
+    unsigned long long file_size_limit;
     int cgroup_procs;
-    /// When not NULL (NULL-terminated lists), the child confines itself with Landlock before executing: it
-    /// may read anywhere, write (create, remove) only beneath `writable`, and execute only beneath
-    /// `executable`.
+    /// When not NULL (NULL-terminated lists), the extension confines itself with Landlock before executing: it
+    /// may read anywhere, write (create, remove) only beneath `writable`, execute only beneath `executable`, and
+    /// where the kernel has Landlock ABI 6, signal and reach abstract sockets only within its own domain.
     const char *const *writable;
     const char *const *executable;
+    /// 1: the init gets a PID namespace of its own when the kernel allows it (else it is a subreaper).
+    int pid_namespace;
+};
+
+/// What `csharing_spawn` started.
+struct csharing_spawned {
+    /// The init, this process's child: the tree's root.
+    pid_t init;
+    /// The extension, the init's child, as this process's namespace numbers it.
+    pid_t extension;
+    /// Readable once the extension has ended: 8 bytes, {3, its wait status}. End of file without them: the init
+    /// ended first (it was killed).
+    int status;
+    /// Whether the tree has a PID namespace of its own (else the init is a subreaper in this one).
+    int namespaced;
 };
 
 /// The kernel's Landlock ABI version, or 0 where the kernel has no Landlock (or it is disabled).
 int csharing_landlock_abi(void);
 
-/// Starts a child: it dies with a signal when the calling thread does (PR_SET_PDEATHSIG, SIGKILL), reads from
-/// /dev/null, has `channel` as descriptor 3 and no other descriptor beyond the standard three. Returns its
-/// process identifier, or -1 with errno (the child's errno when it could not execute the program).
-pid_t csharing_spawn(const struct csharing_spawn_spec *spec);
+/// Starts an extension under a small init of our own, which this process starts as a child that dies with a
+/// signal when the calling thread does (PR_SET_PDEATHSIG, SIGKILL). The init has a PID namespace of its own
+/// where allowed (else it is a subreaper), joins the cgroup, starts the extension, reaps every process of the
+/// tree, and when the extension ends, reports its wait status on `status`, kills every other process of the
+/// tree and exits. The extension reads from /dev/null, has `channel` as descriptor 3 and no other descriptor
+/// beyond the standard three, has no capabilities and no way to gain any (locked securebits, empty bounding
+/// set, no_new_privs), and runs under the limits and Landlock. Returns 0, or -1 with errno (the extension's
+/// errno when it could not execute the program).
+int csharing_spawn(const struct csharing_spawn_spec *spec, struct csharing_spawned *spawned);
 
 #endif

@@ -66,9 +66,9 @@ public enum ExtensionHarness {
         assignAppGroupContainers()
         let context = NSExtensionContext(inputItems: items)
         let opened = OpenedURLs()
-        context.openURLHandler = { url in
+        context.openURLHandler = { url, reply in
             opened.append(url)
-            return true
+            reply(true)
         }
         ExtensionPresenter.present(controller, with: context)
         // Polled rather than awaited: an extension that never ends its request must not hang the test.

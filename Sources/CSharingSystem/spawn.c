@@ -1,0 +1,378 @@
+// Starting a process under a small init of our own, with only async-signal-safe calls between fork and execve.
+// See csharing_spawn in include/CSharingSystem.h.
+#define _GNU_SOURCE
+#include "CSharingSystem.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#if defined(__linux__)
+#include <dirent.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/capability.h>
+#include <linux/landlock.h>
+
+// Newer than some distributions' headers.
+#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
+#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_IOCTL_DEV
+#define LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15)
+#endif
+#define SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
+#define SCOPE_SIGNAL (1ULL << 1)
+#ifndef PR_CAP_AMBIENT
+#define PR_CAP_AMBIENT 47
+#define PR_CAP_AMBIENT_CLEAR_ALL 4
+#endif
+#define SECURE_BITS_LOCKED_DOWN 0x3f  // NOROOT, NO_SETUID_FIXUP, KEEP_CAPS: each set and locked (securebits.h)
+
+/// The ruleset attributes as Landlock ABI 6 knows them; older kernels take a prefix of it.
+struct ruleset_attributes {
+    unsigned long long handled_access_fs;
+    unsigned long long handled_access_net;
+    unsigned long long scoped;
+};
+
+int csharing_landlock_abi(void) {
+    long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+    return abi > 0 ? (int)abi : 0;
+}
+
+/// Adds a rule granting `access` beneath each path; 0, or -1 with errno.
+static int landlock_allow(int ruleset, const char *const *paths, unsigned long long access) {
+    for (; paths && *paths; paths++) {
+        int beneath = open(*paths, O_PATH | O_CLOEXEC);
+        if (beneath < 0) return -1;
+        struct landlock_path_beneath_attr rule = { .allowed_access = access, .parent_fd = beneath };
+        long added = syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
+        close(beneath);
+        if (added != 0) return -1;
+    }
+    return 0;
+}
+
+/// Confines the calling process: read anywhere, write beneath `writable`, execute beneath `executable`; where
+/// the kernel can (ABI 6), no signals to processes outside the domain and no abstract sockets outside it.
+static int landlock_confine(const char *const *writable, const char *const *executable) {
+    int abi = csharing_landlock_abi();
+    if (abi < 1) { errno = EOPNOTSUPP; return -1; }
+    const unsigned long long read = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
+    unsigned long long write = LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE
+        | LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK
+        | LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK | LANDLOCK_ACCESS_FS_MAKE_SYM;
+    if (abi >= 2) write |= LANDLOCK_ACCESS_FS_REFER;
+    if (abi >= 3) write |= LANDLOCK_ACCESS_FS_TRUNCATE;
+    const unsigned long long devices = abi >= 5 ? LANDLOCK_ACCESS_FS_IOCTL_DEV : 0;
+    const unsigned long long execute = LANDLOCK_ACCESS_FS_EXECUTE;
+    struct ruleset_attributes attributes = { .handled_access_fs = read | write | execute | devices };
+    size_t size = sizeof attributes.handled_access_fs;
+    if (abi >= 6) {
+        attributes.scoped = SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL;
+        size = sizeof attributes;
+    }
+    int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attributes, size, 0);
+    if (ruleset < 0) return -1;
+    static const char *const everywhere[] = { "/", NULL };
+    static const char *const null_devices[] = { "/dev/null", "/dev/zero", "/dev/urandom", NULL };
+    int failed = landlock_allow(ruleset, everywhere, read) != 0
+        || landlock_allow(ruleset, null_devices, LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE | devices) != 0
+        || landlock_allow(ruleset, writable, write | read) != 0
+        || landlock_allow(ruleset, executable, execute | read) != 0
+        || syscall(SYS_landlock_restrict_self, ruleset, 0) != 0;
+    int saved = errno;
+    close(ruleset);
+    errno = saved;
+    return failed ? -1 : 0;
+}
+
+/// Gives up every capability, for good: locked securebits so that executing as root grants none, an empty
+/// bounding set and ambient set, and empty sets now. A process that has none already (not root) is done at once.
+static int drop_capabilities(void) {
+    struct __user_cap_header_struct header = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+    struct __user_cap_data_struct data[2];
+    memset(data, 0, sizeof data);
+    if (syscall(SYS_capget, &header, data) != 0) return -1;
+    int holds = data[0].effective || data[1].effective || data[0].permitted || data[1].permitted;
+    if (holds) {
+        if (prctl(PR_SET_SECUREBITS, SECURE_BITS_LOCKED_DOWN, 0, 0, 0) != 0) return -1;
+        for (int capability = 0; capability < 64; capability++) {
+            if (prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0 && errno != EINVAL) return -1;
+        }
+    }
+    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) return -1;
+    memset(data, 0, sizeof data);
+    return (int)syscall(SYS_capset, &header, data);
+}
+
+/// Moves `*fd` to a descriptor of at least 10 that nothing else holds, close-on-exec.
+static int lift(int *fd) {
+    if (*fd < 0) return 0;
+    int lifted = fcntl(*fd, F_DUPFD_CLOEXEC, 10);
+    if (lifted < 0) return -1;
+    *fd = lifted;
+    return 0;
+}
+
+/// Closes every descriptor from 3 up but those in `keep` (-1 entries are ignored).
+static int close_all_except(const int *keep, int count) {
+    int sorted[8];
+    int n = 0;
+    for (int i = 0; i < count; i++) {
+        if (keep[i] < 3) continue;
+        int j = n++;
+        while (j > 0 && sorted[j - 1] > keep[i]) { sorted[j] = sorted[j - 1]; j--; }
+        sorted[j] = keep[i];
+    }
+    unsigned int from = 3;
+    for (int i = 0; i < n; i++) {
+        if ((unsigned int)sorted[i] > from && syscall(SYS_close_range, from, (unsigned int)sorted[i] - 1, 0) != 0) return -1;
+        from = (unsigned int)sorted[i] + 1;
+    }
+    return (int)syscall(SYS_close_range, from, ~0U, 0);
+}
+
+struct report { int kind; int value; };
+enum { REPORT_STARTED = 1, REPORT_FAILED = 2, REPORT_EXITED = 3 };
+
+static void report(int fd, int kind, int value) {
+    struct report message = { kind, value };
+    (void)!write(fd, &message, sizeof message);
+}
+
+/// The extension, between its fork and execve.
+static void become_extension(const struct csharing_spawn_spec *spec, int report_fd, int channel, int output, int null) {
+    int failure = 0;
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) { failure = errno; goto failed; }
+    // The standard descriptors, then the channel as 3; every other one closes now, the report pipe at exec.
+    if (dup2(null, 0) < 0) { failure = errno; goto failed; }
+    if (output >= 0 && (dup2(output, 1) < 0 || dup2(output, 2) < 0)) { failure = errno; goto failed; }
+    if (dup2(channel, 3) < 0) { failure = errno; goto failed; }
+    int keep[] = { 3, report_fd };
+    if (close_all_except(keep, 2) != 0) { failure = errno; goto failed; }
+    if (spec->data_limit > 0) {
+        struct rlimit limit = { .rlim_cur = spec->data_limit, .rlim_max = spec->data_limit };
+        if (setrlimit(RLIMIT_DATA, &limit) != 0) { failure = errno; goto failed; }
+    }
+    if (spec->file_size_limit > 0) {
+        struct rlimit limit = { .rlim_cur = spec->file_size_limit, .rlim_max = spec->file_size_limit };
+        if (setrlimit(RLIMIT_FSIZE, &limit) != 0) { failure = errno; goto failed; }
+    }
+    struct rlimit no_core = { 0, 0 };
+    (void)setrlimit(RLIMIT_CORE, &no_core);
+    if (spec->directory && chdir(spec->directory) != 0) { failure = errno; goto failed; }
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) { failure = errno; goto failed; }
+    if (spec->writable && landlock_confine(spec->writable, spec->executable) != 0) { failure = errno; goto failed; }
+    if (drop_capabilities() != 0) { failure = errno; goto failed; }
+    report(report_fd, REPORT_STARTED, 0);
+    execve(spec->path, spec->arguments, spec->environment);
+    failure = errno;
+failed:
+    report(report_fd, REPORT_FAILED, failure);
+    _exit(127);
+}
+
+/// Appends `text` to `buffer` at `at` (within 100 bytes); the new length.
+static int append(char *buffer, int at, const char *text) {
+    while (*text && at < 100) buffer[at++] = *text++;
+    return at;
+}
+
+/// Appends `value` in decimal.
+static int append_number(char *buffer, int at, long value) {
+    char digits[24];
+    int n = 0;
+    do { digits[n++] = (char)('0' + value % 10); value /= 10; } while (value > 0);
+    while (n > 0 && at < 100) buffer[at++] = digits[--n];
+    return at;
+}
+
+/// Reads the identifiers in /proc/PID/task/TID/children for every thread of `process` into `out` (at most
+/// `capacity`); how many. Only system calls.
+static int children_of(pid_t process, pid_t *out, int capacity) {
+    char path[64];
+    int length = append(path, 0, "/proc/");
+    length = append_number(path, length, process);
+    length = append(path, length, "/task");
+    path[length] = 0;
+    int count = 0;
+    int directory = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (directory < 0) return 0;
+    char entries[1024];
+    long got;
+    while ((got = syscall(SYS_getdents64, directory, entries, sizeof entries)) > 0) {
+        for (long offset = 0; offset < got;) {
+            struct { unsigned long long ino; long long off; unsigned short reclen; unsigned char type; char name[]; } *entry = (void *)(entries + offset);
+            offset += entry->reclen;
+            if (entry->name[0] < '0' || entry->name[0] > '9') continue;
+            char file[128];
+            int at = append(file, 0, path);
+            at = append(file, at, "/");
+            at = append(file, at, entry->name);
+            at = append(file, at, "/children");
+            file[at] = 0;
+            int list = open(file, O_RDONLY | O_CLOEXEC);
+            if (list < 0) continue;
+            char text[4096];
+            ssize_t size = read(list, text, sizeof text);
+            close(list);
+            pid_t value = 0;
+            int inNumber = 0;
+            for (ssize_t i = 0; i < size; i++) {
+                if (text[i] >= '0' && text[i] <= '9') { value = value * 10 + (text[i] - '0'); inNumber = 1; }
+                else if (inNumber) { if (count < capacity) out[count++] = value; value = 0; inNumber = 0; }
+            }
+            if (inNumber && count < capacity) out[count++] = value;
+        }
+    }
+    close(directory);
+    return count;
+}
+
+/// Kills `process`'s descendants, deepest first found last, until none is left (a subreaper's teardown).
+static void kill_descendants(pid_t process) {
+    for (int round = 0; round < 1000; round++) {
+        pid_t found[512];
+        int count = children_of(process, found, 256);
+        if (count == 0) {
+            while (waitpid(-1, NULL, WNOHANG) > 0) {}
+            if (children_of(process, found, 1) == 0) return;
+            continue;
+        }
+        // Breadth first: each found process's own children join the list, then all are killed.
+        for (int i = 0; i < count && count < 512; i++) count += children_of(found[i], found + count, 512 - count);
+        for (int i = 0; i < count; i++) kill(found[i], SIGKILL);
+        while (waitpid(-1, NULL, WNOHANG) > 0) {}
+    }
+}
+
+/// The init: starts the extension, reaps whatever ends, and when the extension ends says how to the host,
+/// ends every other process of the tree, and exits.
+static void become_init(const struct csharing_spawn_spec *spec, int namespaced, int report_fd, int status_fd,
+                        int channel, int output, int cgroup) {
+    int failure = 0;
+    pid_t self = namespaced ? 0 : getpid();
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) { failure = errno; goto failed; }
+    if (!namespaced && prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) { failure = errno; goto failed; }
+    // A /proc of the namespace's own, in a mount namespace of its own, where the kernel allows one: the tree
+    // sees its own processes by the numbers it knows them by (Swift's crash reporter stops threads by them).
+    if (namespaced && unshare(CLONE_NEWNS) == 0) {
+        if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0) {
+            (void)mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+        }
+    }
+    // Into the cgroup before anything is allocated, so that the whole tree is in it ("0" names the writer).
+    if (cgroup >= 0 && write(cgroup, "0", 1) != 1) { failure = errno; goto failed; }
+    int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (null < 0) { failure = errno; goto failed; }
+    int keep[] = { report_fd, status_fd, channel, output, null };
+    if (close_all_except(keep, 5) != 0) { failure = errno; goto failed; }
+    // A raw clone, not glibc's fork: this process may be a raw clone of a threaded one, whose allocator locks
+    // fork would wait for.
+    pid_t extension = (pid_t)syscall(SYS_clone, SIGCHLD, 0, NULL, NULL, 0);
+    if (extension < 0) { failure = errno; goto failed; }
+    if (extension == 0) become_extension(spec, report_fd, channel, output, null);
+    close(report_fd);
+    close(channel);
+    if (output >= 0) close(output);
+    close(null);
+    for (;;) {
+        int status = 0;
+        pid_t ended = waitpid(-1, &status, 0);
+        if (ended < 0) {
+            if (errno == EINTR) continue;
+            _exit(0);
+        }
+        if (ended != extension) continue;
+        report(status_fd, REPORT_EXITED, status);
+        // In a PID namespace, -1 is every process of the namespace but this one; elsewhere the tree is found
+        // through /proc, from this subreaper down.
+        if (namespaced) kill(-1, SIGKILL); else kill_descendants(self);
+        _exit(0);
+    }
+failed:
+    report(report_fd, REPORT_FAILED, failure);
+    _exit(127);
+}
+
+int csharing_spawn(const struct csharing_spawn_spec *spec, struct csharing_spawned *spawned) {
+    int report_pipe[2], status_pipe[2];
+    if (pipe2(report_pipe, O_CLOEXEC) != 0) return -1;
+    if (pipe2(status_pipe, O_CLOEXEC) != 0) {
+        int saved = errno;
+        close(report_pipe[0]); close(report_pipe[1]);
+        errno = saved;
+        return -1;
+    }
+    pid_t parent = getpid();
+    int namespaced = 0;
+    pid_t init = -1;
+    if (spec->pid_namespace) {
+        init = (pid_t)syscall(SYS_clone, CLONE_NEWPID | SIGCHLD, 0, NULL, NULL, 0);
+        if (init >= 0) namespaced = 1;
+    }
+    if (init < 0) init = fork();
+    if (init < 0) {
+        int saved = errno;
+        close(report_pipe[0]); close(report_pipe[1]); close(status_pipe[0]); close(status_pipe[1]);
+        errno = saved;
+        return -1;
+    }
+    if (init == 0) {
+        int report_fd = report_pipe[1], status_fd = status_pipe[1];
+        int channel = spec->channel, output = spec->output, cgroup = spec->cgroup_procs;
+        // Above the descriptors the extension's set-up will use, so that no dup2 overwrites them.
+        if (lift(&report_fd) != 0 || lift(&status_fd) != 0 || lift(&channel) != 0 || lift(&output) != 0 || lift(&cgroup) != 0) {
+            report(report_pipe[1], REPORT_FAILED, errno);
+            _exit(127);
+        }
+        if (!namespaced && getppid() != parent) { report(report_fd, REPORT_FAILED, ESRCH); _exit(127); }
+        become_init(spec, namespaced, report_fd, status_fd, channel, output, cgroup);
+    }
+    close(report_pipe[1]);
+    close(status_pipe[1]);
+    // The extension reports its identifier before execve; end of file then means it executed the program.
+    struct report message;
+    int started = 0;
+    int failure = 0;
+    for (;;) {
+        ssize_t got;
+        do { got = read(report_pipe[0], &message, sizeof message); } while (got < 0 && errno == EINTR);
+        if (got != (ssize_t)sizeof message) break;
+        if (message.kind == REPORT_STARTED) started = 1;
+        if (message.kind == REPORT_FAILED) failure = message.value ? message.value : EIO;
+    }
+    close(report_pipe[0]);
+    // The extension is the init's child, as this process numbers it (unless it has ended already).
+    pid_t extension = 0;
+    children_of(init, &extension, 1);
+    if (failure || !started) {
+        kill(init, SIGKILL);
+        while (waitpid(init, NULL, 0) < 0 && errno == EINTR) {}
+        close(status_pipe[0]);
+        errno = failure ? failure : ECHILD;
+        return -1;
+    }
+    spawned->init = init;
+    spawned->extension = extension;
+    spawned->status = status_pipe[0];
+    spawned->namespaced = namespaced;
+    return 0;
+}
+
+#else
+
+int csharing_landlock_abi(void) { return 0; }
+int csharing_spawn(const struct csharing_spawn_spec *spec, struct csharing_spawned *spawned) {
+    (void)spec; (void)spawned; errno = ENOSYS; return -1;
+}
+
+#endif

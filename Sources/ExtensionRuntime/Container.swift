@@ -1,0 +1,54 @@
+import Foundation
+import SharingSystem
+
+/// An extension's container: the directory it lives and writes in (its HOME and TMPDIR), with the log of its
+/// standard output and error beside, and the host's own directory for what it hands the extension (copies of
+/// directories it shares), which the extension cannot write. Both are removed when the run ends, by
+/// descriptor, never following a link.
+struct Container {
+    /// `PID-NAME-XXXXXX`, PID the host's.
+    let url: URL
+    /// The host's directory of load copies, outside the container.
+    let store: TemporaryDirectory
+
+    var temporary: URL { url.appendingPathComponent("tmp") }
+    var log: URL { url.appendingPathComponent("log") }
+
+    /// Where the extensions' containers are.
+    static let root = FileManager.default.temporaryDirectory.appending(component: "opensharing-extensions")
+
+    /// Makes a container for `bundle`, tidying first the containers of hosts that died before they could.
+    init(for bundle: String) throws(SystemError) {
+        Self.removeContainersOfDeadHosts()
+        try FileSystem.createDirectories(Self.root)
+        url = try FileSystem.createUniqueDirectory(in: Self.root, prefix: "\(Processes.current)-\(bundle)-")
+        do {
+            try FileSystem.createDirectory(url.appendingPathComponent("tmp"))
+            store = try TemporaryDirectory(in: nil)
+        } catch {
+            try? FileSystem.removeTree(url)
+            throw error
+        }
+    }
+
+    /// Removes the container and the store, with everything in them.
+    func remove() {
+        try? FileSystem.removeTree(url)
+        store.remove()
+    }
+
+    /// The bytes the container's files take on disk, walked from its descriptor (at most `limit` entries:
+    /// past them, what was counted).
+    func usage(limit: Int = 200_000) -> Int {
+        FileSystem.diskUsage(of: url, entryLimit: limit)
+    }
+
+    /// Removes the containers of hosts that died before they could: a host killed mid-request leaves its
+    /// extension's container behind, and the next host tidies.
+    static func removeContainersOfDeadHosts() {
+        for name in (try? FileSystem.contentsOfDirectory(root)) ?? [] {
+            guard let host = name.split(separator: "-").first.flatMap({ Int32($0) }), host > 0, !Processes.exists(host) else { continue }
+            try? FileSystem.removeTree(root.appending(component: name))
+        }
+    }
+}

@@ -1,0 +1,274 @@
+import Foundation
+import OpenItemProvider
+import PackageSupport
+import SharingSystem
+
+/// The extension's end of the connection: its loads wait here for the host's answers, each answered once —
+/// by the host, by the consumer's cancellation, or by the host's going away, whichever comes first.
+final class HostConnection: Sendable {
+    private let channel: PacketChannel
+    private let pending = Locked<Pending>(Pending())
+
+    private struct Pending {
+        var nextIdentifier: UInt32 = 1
+        var loads: [UInt32: Load] = [:]
+        var openings: [UInt32: ReplyBox<Bool>] = [:]
+        /// How each stream that answered a load ended, as the host says, by the load it answered.
+        var streamEnds: [UInt32: ReplyBox<(bytes: UInt64, complete: Bool)?>] = [:]
+        var closed = false
+    }
+
+    /// A load in flight: its one reply, and its progress, which follows the host's.
+    private struct Load {
+        var reply: ReplyBox<Answer>
+        var progress: Progress
+    }
+
+    /// What a load gets: a result and its descriptors.
+    struct Answer: @unchecked Sendable {
+        var result: LoadResult
+        var files: [OpenFile]
+    }
+
+    /// The exit status of an extension that could not read its host's message: the host reports it as a
+    /// protocol violation (`EX_PROTOCOL`).
+    static let unreadableHostStatus: Int32 = 76
+
+    private init(channel: PacketChannel) {
+        self.channel = channel
+    }
+
+    /// Says the extension is ready on descriptor 3, handing the host one end of a socket pair this process
+    /// makes: the host checks with SO_PEERCRED that its maker is the process it started, and the request goes
+    /// on over that pair.
+    static func connect() throws(SystemError) -> HostConnection {
+        let bootstrap = PacketChannel(adopting: 3, name: "the host")
+        let (channel, hostEnd) = try PacketChannel.pair(name: "the host")
+        try bootstrap.send(RuntimeMessage.ready(process: Processes.current).encoded().bytes, channels: [hostEnd])
+        return HostConnection(channel: channel)
+    }
+
+    /// The first message: the request.
+    func awaitRequest() throws(ProtocolViolation) -> [WireItem] {
+        let packet: PacketChannel.Packet?
+        do {
+            packet = try channel.receive(capacity: RuntimeMessage.maximumPacket + 1)
+        } catch {
+            throw ProtocolViolation("cannot read the request: \(error)")
+        }
+        guard let packet else { throw ProtocolViolation("the host closed the connection before sending the request") }
+        guard case .request(let items) = try RuntimeMessage.decode(packet.bytes, descriptors: packet.files.count) else {
+            throw ProtocolViolation("the host's first message was not the request")
+        }
+        return items
+    }
+
+    /// Reads the host's answers on a thread of the platform layer's, until the host goes away (then the
+    /// process ends, as an extension does when its host dies) or sends what this runtime cannot read (then the
+    /// process says why and ends with `unreadableHostStatus`).
+    func startReading() {
+        BlockingThreads.submit { [self] in
+            while true {
+                let packet: PacketChannel.Packet
+                do {
+                    guard let received = try channel.receive(capacity: RuntimeMessage.maximumPacket + 1) else { break }
+                    packet = received
+                } catch {
+                    break
+                }
+                do throws(ProtocolViolation) {
+                    guard !packet.truncated else { throw ProtocolViolation("a message larger than \(RuntimeMessage.maximumPacket) bytes") }
+                    handle(try RuntimeMessage.decode(packet.bytes, descriptors: packet.files.count), files: packet.files)
+                } catch {
+                    ExtensionProcess.say("the host sent a message this runtime cannot read (\(error.message)); ending")
+                    exit(Self.unreadableHostStatus)
+                }
+            }
+            endAll()
+            exit(0)
+        }
+    }
+
+    private func handle(_ message: RuntimeMessage, files: [OpenFile]) {
+        switch message {
+        case .loaded(let id, let result):
+            guard let load = pending.withLock({ $0.loads.removeValue(forKey: id) }) else { return }
+            if case .stream(let name) = result, let pipe = files.first {
+                let end = ReplyBox<(bytes: UInt64, complete: Bool)?>()
+                pending.withLock { $0.streamEnds[id] = end }
+                BlockingThreads.submit { load.reply.resolve(Self.drain(pipe, named: name, end: end)) }
+            } else {
+                load.reply.resolve(Answer(result: result, files: files))
+            }
+        case .streamEnded(let id, let bytes, let complete):
+            pending.withLock { $0.streamEnds.removeValue(forKey: id) }?.resolve((bytes, complete))
+        case .progress(let id, let completed, let total):
+            // The host's units: the load's own progress follows them until its answer completes it.
+            if let progress = pending.withLock({ $0.loads[id]?.progress }), total > 0 {
+                progress.totalUnitCount = total
+                progress.completedUnitCount = min(completed, total)
+            }
+        case .openedURL(let id, let opened):
+            pending.withLock { $0.openings.removeValue(forKey: id) }?.resolve(opened)
+        case .timeWarning(let phase):
+            ExtensionProcess.say("the host's \(phase) time budget ran out; the extension is about to be killed")
+        case .request, .ready, .load, .cancelLoad, .openURL, .complete, .cancel:
+            ExtensionProcess.say("the host sent an extension's message (\(message.kindName)); ignored")
+        }
+    }
+
+    /// Ends every pending load and URL request: the host went away.
+    private func endAll() {
+        let (loads, openings, streams) = pending.withLock { state in
+            state.closed = true
+            defer { state.loads = [:]; state.openings = [:]; state.streamEnds = [:] }
+            return (Array(state.loads.values), Array(state.openings.values), Array(state.streamEnds.values))
+        }
+        let gone = Answer(result: .failed(RemoteError(domain: NSItemProviderErrorDomain, code: -1, message: "the host went away")), files: [])
+        loads.forEach { $0.reply.resolve(gone) }
+        openings.forEach { $0.resolve(false) }
+        streams.forEach { $0.resolve(nil) }
+    }
+
+    /// The fetch the input items' providers load through: the same call, on the host's provider of input
+    /// attachment `attachment`.
+    func fetch(attachment: UInt32) -> Fetch {
+        { [self] type, form, reply in load(attachment: attachment, type: type, form: form, reply) }
+    }
+
+    /// Asks the host to load; `reply` gets the answer once. The returned progress follows the host's, and
+    /// cancelling it cancels the load at the host.
+    private func load(attachment: UInt32, type: String, form: WireForm,
+                      _ reply: @escaping @Sendable (LoadResult, [OpenFile]) -> Void) -> Progress {
+        let progress = SynchronizedProgress(detachedTotal: 1)
+        let box = ReplyBox<Answer> { answer in
+            progress.completedUnitCount = progress.totalUnitCount
+            reply(answer.result, answer.files)
+        }
+        let id: UInt32? = pending.withLock { state in
+            guard !state.closed else { return nil }
+            let id = state.nextIdentifier
+            state.nextIdentifier &+= 1
+            state.loads[id] = Load(reply: box, progress: progress)
+            return id
+        }
+        // Answers never come on the caller's thread: a provider's loads start on it.
+        guard let id else {
+            BlockingThreads.submit { box.resolve(Self.failed("the host went away")) }
+            return progress
+        }
+        progress.cancellationHandler = { [self] in
+            guard pending.withLock({ $0.loads.removeValue(forKey: id) }) != nil else { return }
+            try? channel.send(RuntimeMessage.cancelLoad(id: id).encoded().bytes)
+            BlockingThreads.submit {
+                box.resolve(Answer(result: .failed(RemoteError(domain: NSCocoaErrorDomain, code: Int64(CocoaError.userCancelled.rawValue),
+                                                               message: "The load was cancelled.")), files: []))
+            }
+        }
+        do {
+            try channel.send(RuntimeMessage.load(id: id, attachment: attachment, type: type, form: form).encoded().bytes)
+        } catch {
+            if pending.withLock({ $0.loads.removeValue(forKey: id) }) != nil {
+                BlockingThreads.submit { box.resolve(Self.failed("the host went away: \(error)")) }
+            }
+        }
+        return progress
+    }
+
+    /// Asks the host to open a URL; `reply` learns whether it did, once.
+    func open(_ url: URL, _ reply: @escaping @Sendable (Bool) -> Void) {
+        let box = ReplyBox<Bool>(reply)
+        let id: UInt32? = pending.withLock { state in
+            guard !state.closed else { return nil }
+            let id = state.nextIdentifier
+            state.nextIdentifier &+= 1
+            state.openings[id] = box
+            return id
+        }
+        guard let id, (try? channel.send(RuntimeMessage.openURL(id: id, url: url.absoluteString).encoded().bytes)) != nil else {
+            return BlockingThreads.submit { box.resolve(false) }
+        }
+    }
+
+    /// The input items, their providers registered with the host's types and forms, every load crossing.
+    func inputItems(_ items: [WireItem]) -> [NSExtensionItem] {
+        var index: UInt32 = 0
+        return items.map { wire in
+            let item = NSExtensionItem()
+            item.attributedTitle = wire.title.map { NSAttributedString(string: $0) }
+            item.attributedContentText = wire.contentText.map { NSAttributedString(string: $0) }
+            item.attachments = wire.attachments.map { attachment in
+                defer { index += 1 }
+                return ProviderMirror.forwardingProvider(for: attachment, fetch: fetch(attachment: index))
+            }
+            return item
+        }
+    }
+
+    /// Sends how the request ended: the returned items with their payloads, loaded now (the process ends
+    /// soon), or the error. `sent` runs once the host has the message.
+    func send(_ outcome: NSExtensionContext.Outcome, then sent: @escaping @Sendable () -> Void) {
+        switch outcome {
+        case .completed(let returned):
+            ProviderMirror.encodeReturned(returned) { [self] items, files in
+                deliver(.complete(items: items), files: files)
+                sent()
+            }
+        case .cancelled(let error):
+            let cocoa = error as NSError
+            deliver(.cancel(RemoteError(domain: cocoa.domain, code: Int64(cocoa.code), message: cocoa.localizedDescription)), files: [])
+            sent()
+        }
+    }
+
+    private func deliver(_ message: RuntimeMessage, files: [OpenFile]) {
+        var message = message
+        var files = files
+        if message.encoded().bytes.count > RuntimeMessage.maximumPacket {
+            ExtensionProcess.say("the returned items take \(message.encoded().bytes.count) bytes, more than a completion holds "
+                                 + "(\(RuntimeMessage.maximumPacket)); the request completes with none")
+            message = .complete(items: [])
+            files = []
+        }
+        do {
+            try channel.send(message.encoded().bytes, files: files)
+        } catch {
+            ExtensionProcess.say("cannot send the request's outcome to the host: \(error)")
+        }
+    }
+
+    private static func failed(_ message: String) -> Answer {
+        Answer(result: .failed(RemoteError(domain: NSItemProviderErrorDomain, code: -1, message: message)), files: [])
+    }
+
+    /// Reads a stream the host answered a load with to its end, into a file of the extension's own (in its
+    /// temporary directory), and answers with that file once the host says the stream ended whole; a stream
+    /// cut short, or a host gone first, fails the load. The file is unlinked once open: the answer's descriptor
+    /// keeps it until the consumer is done.
+    private static func drain(_ pipe: OpenFile, named name: String, end: ReplyBox<(bytes: UInt64, complete: Bool)?>) -> Answer {
+        let directory: TemporaryDirectory
+        do {
+            directory = try TemporaryDirectory(in: nil)
+        } catch {
+            return failed("cannot make a file for the stream \(name): \(error)")
+        }
+        defer { directory.remove() }
+        let copy = directory.url.appendingPathComponent(name.isEmpty || name.contains("/") || name == "." || name == ".." ? "stream" : name)
+        let drained: Int64
+        do {
+            drained = try FileCopier.copyStream(from: pipe, to: copy)
+        } catch {
+            // The pipe closes when this returns, which ends the host's side of the stream.
+            return failed("the stream \(name) could not be saved: \(error)")
+        }
+        guard let reply = end.wait(), let said = reply else { return failed("the host went away while sending the stream \(name)") }
+        guard said.complete, said.bytes == UInt64(drained) else {
+            return failed("the stream \(name) was cut short in the host after \(said.bytes) bytes (\(drained) arrived)")
+        }
+        do {
+            return Answer(result: .file(name: copy.lastPathComponent, openedInPlace: false), files: [try OpenFile.reading(copy)])
+        } catch {
+            return failed("\(error)")
+        }
+    }
+}

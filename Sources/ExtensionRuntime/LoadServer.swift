@@ -1,0 +1,156 @@
+import Foundation
+import OpenItemProvider
+import PackageSupport
+import SharingSystem
+
+/// The host's side of an extension's loads: each is the same call on the host's provider
+/// (`ProviderMirror.answer`), run on the provider's threads, its answer queued to the extension once; its
+/// progress reported as it changes; a stream of unknown length pumped into a pipe within the disk budget.
+final class LoadServer: Sendable {
+    private let providers: [NSItemProvider]
+    private let outbox: Outbox
+    /// Where directories the extension loads are copied for it.
+    private let store: URL
+    /// The bytes a stream may still bring into the extension's container.
+    private let diskRoom: @Sendable () -> Int64
+    private let state = Locked<State>(State())
+
+    private struct State {
+        /// The loads being served, from the extension's ask until the answer goes, each with the progress its
+        /// provider returned once it has.
+        var pending: [UInt32: Progress?] = [:]
+        /// What was last said of each pending load's progress.
+        var reported: [UInt32: (Int64, Int64)] = [:]
+        var records: [ExtensionLoad] = []
+        /// The memory files handed over, by inode: the extension's footprint counts them once it maps them.
+        var givenMemoryFiles: Set<UInt64> = []
+        /// The stops of the pumps still running.
+        var pumps: [Wakeup] = []
+        var ended = false
+    }
+
+    init(providers: [NSItemProvider], outbox: Outbox, store: URL, diskRoom: @escaping @Sendable () -> Int64) {
+        self.providers = providers
+        self.outbox = outbox
+        self.store = store
+        self.diskRoom = diskRoom
+    }
+
+    var records: [ExtensionLoad] { state.withLock { $0.records } }
+    var givenMemoryFiles: Set<UInt64> { state.withLock { $0.givenMemoryFiles } }
+
+    /// Serves load `id`: the extension's call on attachment `attachment`, made on the host's provider.
+    func serve(id: UInt32, attachment: Int, type: String, form: WireForm) {
+        let record = ExtensionLoad(typeIdentifier: type, form: form.name)
+        let accepted = state.withLock { state -> Bool in
+            guard !state.ended else { return false }
+            // Pending before the provider starts: its answer may come before its load returns.
+            state.pending[id] = .some(nil)
+            return true
+        }
+        guard accepted else {
+            return outbox.send(.loaded(id: id, .failed(RemoteError(domain: NSItemProviderErrorDomain, code: -1, message: "the request has ended"))))
+        }
+        let progress = ProviderMirror.answer(providers[attachment], type: type, form: form, store: store) { [self] answer in
+            deliver(id, answer, record: record)
+        }
+        state.withLock { state in
+            if state.pending[id] != nil { state.pending[id] = .some(progress) }
+        }
+    }
+
+    /// The extension's consumer cancelled load `id`: the host's load is cancelled.
+    func cancel(id: UInt32) {
+        state.withLock { $0.pending.removeValue(forKey: id) }??.cancel()
+    }
+
+    /// Sends the answer to load `id` (a stream's pipe, pumped meanwhile), and records the load.
+    private func deliver(_ id: UInt32, _ answer: CrossingAnswer, record: ExtensionLoad) {
+        var record = record
+        record.size = answer.size
+        if case .failed(let error) = answer.result { record.failure = error.message }
+        let memoryFiles: [UInt64] = answer.files.compactMap { file in
+            guard case .memory = answer.result, let status = try? file.status() else { return nil }
+            return status.inode
+        }
+        guard let source = answer.stream, case .stream(let name) = answer.result else {
+            state.withLock { state in
+                state.pending.removeValue(forKey: id)
+                state.records.append(record)
+                state.givenMemoryFiles.formUnion(memoryFiles)
+            }
+            return outbox.send(.loaded(id: id, answer.result), files: answer.files)
+        }
+        stream(id, from: source, named: name, record: record)
+    }
+
+    /// Answers a load with a stream of unknown length: the reading end of a pipe, which a blocking thread
+    /// fills from `source` until it ends, the extension lets go of the pipe, the disk budget is used up, or the
+    /// run ends; then the extension is told how it ended (before it sees the pipe's end).
+    private func stream(_ id: UInt32, from source: OpenFile, named name: String, record: ExtensionLoad) {
+        var record = record
+        record.form = "stream"
+        let pipe: (reading: OpenFile, writing: OpenFile)
+        let stop: Wakeup
+        do {
+            pipe = try StreamPipe.make(name: name)
+            stop = try Wakeup()
+        } catch {
+            return deliver(id, .failure(error, ""), record: record)
+        }
+        let index = state.withLock { state -> Int? in
+            state.pending.removeValue(forKey: id)
+            guard !state.ended else { return nil }
+            state.records.append(record)
+            state.pumps.append(stop)
+            return state.records.count - 1
+        }
+        guard let index else {
+            return outbox.send(.loaded(id: id, .failed(RemoteError(domain: NSItemProviderErrorDomain, code: -1, message: "the request has ended"))))
+        }
+        outbox.send(.loaded(id: id, .stream(name: name)), files: [pipe.reading])
+        let room = diskRoom()
+        BlockingThreads.submit { [self] in
+            let pumped = try? StreamPipe.pump(from: source, into: pipe.writing, limit: max(0, room), stop: stop)
+            let bytes = pumped?.bytes ?? 0
+            state.withLock { state in
+                state.records[index].size = Int(bytes)
+                if pumped?.end == .limitReached { state.records[index].failure = "cut short at the disk budget after \(bytes) bytes" }
+                state.pumps.removeAll { $0 === stop }
+            }
+            outbox.send(.streamEnded(id: id, bytes: UInt64(bytes), complete: pumped?.end == .sourceEnded))
+            // The writing end closes here, after the extension was told: it sees the end after the message.
+            withExtendedLifetime(pipe.writing) {}
+        }
+    }
+
+    /// Tells the extension how far each pending load has got, in millionths (the host's progress is a tree
+    /// whose fraction, not its counts, follows the provider's own), when that changed since it was last told.
+    func reportProgress() {
+        let changed: [(UInt32, (Int64, Int64))] = state.withLock { state in
+            let pending = state.pending.compactMapValues { $0 }
+            state.reported = state.reported.filter { pending[$0.key] != nil }
+            var changed: [(UInt32, (Int64, Int64))] = []
+            for (id, progress) in pending {
+                let now = (Int64((progress.fractionCompleted * 1_000_000).rounded()), Int64(1_000_000))
+                guard state.reported[id].map({ $0 != now }) ?? (now.0 > 0) else { continue }
+                state.reported[id] = now
+                changed.append((id, now))
+            }
+            return changed
+        }
+        for (id, (completed, total)) in changed { outbox.send(.progress(id: id, completed: completed, total: total)) }
+    }
+
+    /// The request is over: pending loads are cancelled (outside the lock: a cancelled load answers, and an
+    /// answer takes it), pumps stopped, and later loads refused.
+    func end() {
+        let (pending, pumps) = state.withLock { state in
+            state.ended = true
+            defer { state.pending.removeAll(); state.pumps.removeAll() }
+            return (state.pending.values.compactMap { $0 }, state.pumps)
+        }
+        pending.forEach { $0.cancel() }
+        pumps.forEach { $0.signal() }
+    }
+}

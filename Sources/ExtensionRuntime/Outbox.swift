@@ -1,0 +1,90 @@
+import Foundation
+import PackageSupport
+import SharingSystem
+
+/// The host's messages to an extension, queued and sent without ever waiting: the supervisor never blocks on
+/// the socket the extension controls. Any thread queues; only the supervisor's thread sends. An extension that
+/// lets messages pile up past `capacity`, or leaves them unread for `patience`, has stopped reading: a
+/// protocol violation, which `overdue` reports.
+final class Outbox: Sendable {
+    private let queue = Locked<Queue>(Queue())
+    /// Signalled when a message is queued, to wake the supervisor.
+    let wakeup: Wakeup
+
+    /// The most messages that may wait.
+    static let capacity = 1024
+    /// The longest a message may wait for the extension to read.
+    static let patience: Duration = .seconds(5)
+
+    private struct Queue {
+        var messages: [(bytes: [UInt8], files: [OpenFile], progressOf: UInt32?)] = []
+        /// When the first message now waiting could not be sent.
+        var stalledSince: ContinuousClock.Instant?
+        var connected: PacketChannel?
+    }
+
+    init() throws(SystemError) {
+        wakeup = try Wakeup()
+    }
+
+    /// Where messages go from now on: the channel the extension handed over.
+    func connect(_ channel: PacketChannel) {
+        queue.withLock { $0.connected = channel }
+        wakeup.signal()
+    }
+
+    /// Queues a message (and the descriptors its packet carries, kept open until sent). A progress report
+    /// replaces the one still waiting for the same load.
+    func send(_ message: RuntimeMessage, files: [OpenFile] = []) {
+        let bytes = message.encoded().bytes
+        var progressOf: UInt32?
+        if case .progress(let id, _, _) = message { progressOf = id }
+        queue.withLock { queue in
+            if let progressOf, let index = queue.messages.lastIndex(where: { $0.progressOf == progressOf }) {
+                queue.messages[index] = (bytes, files, progressOf)
+            } else {
+                queue.messages.append((bytes, files, progressOf))
+            }
+        }
+        wakeup.signal()
+    }
+
+    /// On the supervisor's thread: sends what the socket takes now, in order. Whether messages are still
+    /// waiting (then the supervisor waits for the socket to be writable).
+    func flush() -> Bool {
+        wakeup.drain()
+        return queue.withLock { queue in
+            guard let channel = queue.connected else { return false }
+            while let first = queue.messages.first {
+                let sent: Bool
+                do {
+                    sent = try channel.sendWithoutWaiting(first.bytes, files: first.files)
+                } catch {
+                    // The extension's end is gone: what waits is dropped; its end shows at its process.
+                    queue.messages.removeAll()
+                    break
+                }
+                guard sent else {
+                    if queue.stalledSince == nil { queue.stalledSince = .now }
+                    return true
+                }
+                queue.messages.removeFirst()
+                queue.stalledSince = nil
+            }
+            return false
+        }
+    }
+
+    /// Why the extension counts as no longer reading, if it does.
+    var overdue: String? {
+        queue.withLock { queue in
+            if queue.messages.count > Self.capacity {
+                return "the extension left more than \(Self.capacity) of the host's messages unread"
+            }
+            if let since = queue.stalledSince, ContinuousClock.now - since > Self.patience {
+                return "the extension read none of the host's \(queue.messages.count) waiting messages for \(Self.patience)"
+            }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,376 @@
+import Foundation
+import OpenItemProvider
+import PackageSupport
+import SharingSystem
+
+/// One request's supervision, on one thread of the platform layer's: the process tree, its channel, its
+/// limits and clocks, and its one outcome. The loads are the `LoadServer`'s; every message to the extension
+/// goes through the `Outbox`, so nothing here ever waits on the extension.
+final class Supervisor {
+    private let bundle: ExtensionBundle
+    private let limits: ExtensionLimits
+    private let container: Container
+    private let memoryCgroup: MemoryCgroup?
+    private let tree: ProcessTree
+    /// The log the extension's standard output and error go to, read back through this descriptor, opened
+    /// before the extension ran: whatever it does to the path, this is the file it wrote.
+    private let logFile: OpenFile
+    /// The socket the extension was started with: it carries only the extension's `ready`.
+    private let bootstrap: PacketChannel
+    /// The socket pair end the extension handed over with `ready`, over which the request goes on.
+    private var channel: PacketChannel?
+    private let outbox: Outbox
+    private let loads: LoadServer
+    private let request: RuntimeMessage
+    private let openURL: (@Sendable (URL) -> Bool)?
+    private let clock = ContinuousClock()
+    private let started: ContinuousClock.Instant
+
+    private var peak = 0
+    /// When the footprint was last read, and how often the resident memory is (longer as the tree grows).
+    private var measuredExactly: ContinuousClock.Instant
+    private var memoryInterval = Supervisor.memoryInterval
+    /// The container's disk usage as last measured (on another thread), and when that began.
+    private let diskUsage = Locked<(bytes: Int, measuring: Bool)>((0, false))
+    private var diskMeasuredAt: ContinuousClock.Instant
+    private var ready = false
+    /// The extension's end of the current channel is closed.
+    private var closed = false
+    private var closedAt: ContinuousClock.Instant?
+    private var outcome: ExtensionOutcome?
+    private var endedAt: ContinuousClock.Instant?
+    private var requestedAt: ContinuousClock.Instant?
+    private var warned: (phase: TimeoutPhase, at: ContinuousClock.Instant)?
+    /// Why the host ended the extension, if it did.
+    private var killedFor: InterruptionReason?
+    private var opened: [URL] = []
+    private var returned: [ExtensionLoad] = []
+
+    /// How often the resident memory is read: at 500 MB/s an allocation grows 2.5 MB in that time.
+    static let memoryInterval: Duration = .milliseconds(5)
+    /// How often the footprint is read when the resident memory does not call for it: what only the footprint
+    /// sees (dirty pages of shared file mappings, memory files nobody maps) is caught this late.
+    static let footprintInterval: Duration = .milliseconds(50)
+    /// How often the container's disk usage is measured.
+    static let diskInterval: Duration = .milliseconds(250)
+    /// Programs whose memory is not the extension's: Swift's crash reporter, which a crashing Swift program
+    /// starts, as iOS reports crashes from outside the extension.
+    static let systemPrograms: Set<String> = ["swift-backtrace"]
+    /// The most URLs a run records.
+    static let openedURLRecords = 1000
+
+    init(bundle: ExtensionBundle, items: [NSExtensionItem], limits: ExtensionLimits, appGroupContainers: URL?, cgroup: URL?,
+         pidNamespace: Bool, openURL: (@Sendable (URL) -> Bool)?) throws(ExtensionRuntimeError) {
+        self.bundle = bundle
+        self.limits = limits
+        self.openURL = openURL
+        let path = bundle.url.path
+        request = .request(items: ProviderMirror.describe(items))
+        let size = request.encoded().bytes.count
+        guard size <= RuntimeMessage.maximumPacket else {
+            throw ExtensionRuntimeError(.requestTooLarge, bundle: path,
+                                        "the request's items describe in \(size) bytes; a request holds at most \(RuntimeMessage.maximumPacket)")
+        }
+        do {
+            container = try Container(for: bundle.name)
+        } catch {
+            throw ExtensionRuntimeError(.containerFailed, bundle: path, "cannot make its container", underlying: error)
+        }
+        do {
+            memoryCgroup = try cgroup.map { cgroup throws(SystemError) in try MemoryCgroup(in: cgroup, name: bundle.name, limit: limits.memory) }
+        } catch {
+            container.remove()
+            throw ExtensionRuntimeError(.cgroupUnusable, bundle: path, "cannot use the cgroup \(cgroup?.path ?? "")", underlying: error)
+        }
+        do {
+            // The app groups' directory exists before the extension is confined to it.
+            if let appGroupContainers { try FileSystem.createDirectories(appGroupContainers) }
+        } catch {
+            memoryCgroup?.remove()
+            container.remove()
+            throw ExtensionRuntimeError(.containerFailed, bundle: path, "cannot make the app groups' directory", underlying: error)
+        }
+        do {
+            outbox = try Outbox()
+            let log = try OpenFile.creating(container.log)
+            logFile = try OpenFile.reading(container.log)
+            var environment = ["HOME": container.url.path, "TMPDIR": container.temporary.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+            environment["OPENSHARING_APP_GROUP_CONTAINERS"] = appGroupContainers?.path
+            let (host, guest) = try PacketChannel.pair(name: "the extension \(bundle.name)")
+            bootstrap = host
+            var specification = ProcessTree.Specification(
+                executable: bundle.executable, environment: environment, directory: container.url, channel: guest, output: log,
+                dataLimit: max(limits.memory * 2, limits.memory + (256 << 20)), fileSizeLimit: limits.disk,
+                cgroupProcesses: memoryCgroup?.processes, pidNamespace: pidNamespace)
+            if ProcessTree.landlockVersion >= 1 {
+                let system = ["/usr", "/bin", "/opt"].map { URL(fileURLWithPath: $0) }.filter { FileManager.default.fileExists(atPath: $0.path) }
+                specification.confinement = (writable: [container.url] + (appGroupContainers.map { [$0] } ?? []), executable: [bundle.url] + system)
+            }
+            started = clock.now
+            measuredExactly = started - .seconds(1)
+            diskMeasuredAt = started
+            tree = try ProcessTree.start(specification, name: "the extension \(bundle.name)")
+        } catch {
+            // Nothing is left of a run that did not start.
+            memoryCgroup?.remove()
+            container.remove()
+            throw ExtensionRuntimeError(.spawnFailed, bundle: path, "cannot start", underlying: error)
+        }
+        let usage = diskUsage
+        let limit = Int64(limits.disk)
+        loads = LoadServer(providers: items.flatMap { $0.attachments ?? [] }, outbox: outbox, store: container.store.url,
+                           diskRoom: { limit - Int64(usage.withLock { $0.bytes }) })
+    }
+
+    /// Watches the extension until the request has its outcome and the tree has ended, then cleans up.
+    func supervise() -> ExtensionRun {
+        var termination: ProcessTree.Termination?
+        var measured = clock.now - .seconds(1)
+        while termination == nil {
+            let now = clock.now
+            if now - measured >= memoryInterval {
+                measured = now
+                checkMemory()
+                loads.reportProgress()
+            }
+            checkDisk(now)
+            checkClock(now)
+            if let overdue = outbox.overdue { kill(for: .protocolViolation(overdue)) }
+            let waiting = outbox.flush()
+            let current = channel ?? bootstrap
+            let reading = [tree.endDescriptor, outbox.wakeup.descriptor] + (closed ? [] : [current.descriptor])
+            let writing = waiting && !closed ? (channel.map { [$0.descriptor] } ?? []) : []
+            let ready = (try? Poll.ready(reading: reading, writing: writing, timeout: memoryInterval, name: "the extension")) ?? (readable: [], writable: [])
+            if !closed && ready.readable.contains(current.descriptor) && !receive() {
+                // End of file: normal once the request has ended, and usual when the process is dying.
+                closed = true
+                closedAt = clock.now
+            }
+            // A process that closed its connection before ending the request, and is still running a moment
+            // later, broke the protocol.
+            if closed, outcome == nil, let closedAt, clock.now >= closedAt + .milliseconds(250) {
+                kill(for: .protocolViolation("the extension closed its connection before ending the request"))
+            }
+            if ready.readable.contains(tree.endDescriptor) { termination = tree.termination() }
+        }
+        // Whatever the extension sent before it ended still counts: an outcome sent just before exiting.
+        while killedFor == nil, !closed, let channel, (try? channel.waitUntilReadable(timeout: .zero)) == true {
+            if !receive() { break }
+        }
+        // Nothing of the tree outlives the run; then nothing of the request's.
+        tree.end()
+        loads.end()
+        if let memoryCgroup {
+            // The kernel's kill at the cgroup's memory.max is the memory limit too.
+            if memoryCgroup.oomKills > 0 && outcome == nil && killedFor == nil {
+                killedFor = .memoryLimit(limit: limits.memory, peak: max(peak, memoryCgroup.peak ?? 0))
+            }
+            memoryCgroup.remove()
+        }
+        let status: ExitStatus? = termination.map {
+            switch $0 {
+            case .exited(let code): .exited(code)
+            case .signalled(let signal): .signalled(signal)
+            }
+        }
+        let log = readLog()
+        container.remove()
+        return ExtensionRun(outcome: finalOutcome(status), loads: loads.records, returned: returned, openedURLs: opened, peakFootprint: peak, log: log,
+                            exitStatus: status,
+                            sandbox: ExtensionSandbox(pidNamespace: tree.containment == .pidNamespace, landlock: ProcessTree.landlockVersion))
+    }
+
+    /// The one outcome: the extension's own, else why the host ended it, else how it ended by itself.
+    private func finalOutcome(_ status: ExitStatus?) -> ExtensionOutcome {
+        if let outcome { return outcome }
+        if let killedFor { return .interrupted(killedFor) }
+        switch status {
+        case .exited(HostConnection.unreadableHostStatus)?:
+            return .interrupted(.protocolViolation("the extension could not read the host's messages (its log says why)"))
+        case .signalled(SIGXFSZ)?:
+            return .interrupted(.diskLimit(limit: limits.disk, used: limits.disk))
+        default:
+            return .interrupted(.crashed(status ?? .exited(-1)))
+        }
+    }
+
+    /// The log's last 64 KiB, read through the host's own descriptor: whatever the extension did to the path.
+    private func readLog() -> String {
+        let size = (try? logFile.status().size) ?? 0
+        let kept = min(size, 64 << 10)
+        let bytes = (try? logFile.bytes(at: size - kept, count: Int(kept))) ?? []
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private func kill(for reason: InterruptionReason) {
+        if killedFor == nil && outcome == nil { killedFor = reason }
+        tree.end()
+    }
+
+    /// The resident memory every few milliseconds (longer as the tree grows: its reading stays under a tenth of
+    /// the time), and the footprint when the resident memory passes the peak seen so far, and so before any
+    /// kill, or every 50 ms for what only the footprint sees.
+    private func checkMemory() {
+        let start = clock.now
+        let resident = tree.residentMemory(ignoring: Self.systemPrograms)
+        if resident > peak || start - measuredExactly >= Self.footprintInterval {
+            measuredExactly = start
+            let footprint = tree.footprint(excluding: loads.givenMemoryFiles, ignoring: Self.systemPrograms)
+            peak = max(peak, footprint)
+            if footprint > limits.memory && killedFor == nil {
+                kill(for: .memoryLimit(limit: limits.memory, peak: peak))
+            }
+        }
+        memoryInterval = min(max(Self.memoryInterval, (clock.now - start) * 10), Self.footprintInterval)
+    }
+
+    /// The container's disk usage, measured on a thread of its own every quarter second; over the budget, the
+    /// extension is ended.
+    private func checkDisk(_ now: ContinuousClock.Instant) {
+        let used = diskUsage.withLock { $0.bytes }
+        if used > limits.disk && killedFor == nil {
+            kill(for: .diskLimit(limit: limits.disk, used: used))
+        }
+        guard now - diskMeasuredAt >= Self.diskInterval, diskUsage.withLock({ usage in
+            defer { usage.measuring = true }
+            return !usage.measuring
+        }) else { return }
+        diskMeasuredAt = now
+        let container = container
+        let usage = diskUsage
+        BlockingThreads.submit {
+            let bytes = container.usage()
+            usage.withLock { $0 = (bytes, false) }
+        }
+    }
+
+    /// The budget running now, and when it ends.
+    private var deadline: (TimeoutPhase, ContinuousClock.Instant) {
+        if let endedAt { return (.afterCompletion, endedAt + limits.afterCompletion) }
+        if let requestedAt { return (.request, requestedAt + limits.request) }
+        return (.startup, started + limits.startup)
+    }
+
+    private func checkClock(_ now: ContinuousClock.Instant) {
+        guard killedFor == nil else { return }
+        let (phase, end) = deadline
+        guard now >= end else { return }
+        if let warned, warned.phase == phase {
+            if now >= warned.at + limits.grace { kill(for: .timeout(phase)) }
+        } else {
+            warned = (phase, now)
+            outbox.send(.timeWarning(phase: phase.rawValue))
+        }
+    }
+
+    /// Receives and handles one packet; `false` at end of file.
+    private func receive() -> Bool {
+        let current = channel ?? bootstrap
+        let packet: PacketChannel.Packet
+        do {
+            guard let received = try current.receive(capacity: RuntimeMessage.maximumPacket + 1) else { return false }
+            packet = received
+        } catch {
+            return false
+        }
+        do throws(ProtocolViolation) {
+            if packet.truncated {
+                throw ProtocolViolation("a message larger than \(RuntimeMessage.maximumPacket) bytes or with more than \(PacketChannel.maximumDescriptors) descriptors")
+            }
+            if packet.bytes.isEmpty && packet.files.isEmpty { throw ProtocolViolation("an empty message (a packet of no bytes)") }
+            try handle(try RuntimeMessage.decode(packet.bytes, descriptors: packet.files.count), files: packet.files)
+        } catch {
+            kill(for: .protocolViolation(error.message))
+            return false
+        }
+        return true
+    }
+
+    private func handle(_ message: RuntimeMessage, files: [OpenFile]) throws(ProtocolViolation) {
+        switch message {
+        case .ready(let process):
+            guard !ready, let file = files.first else { throw ProtocolViolation("ready twice") }
+            guard let channel = try? PacketChannel(duplicating: file, name: "the extension \(bundle.name)") else {
+                throw ProtocolViolation("ready with a descriptor that is not a socket")
+            }
+            // A socket pair records its maker: the extension itself, as its own namespace numbers it too.
+            let maker = (try? channel.peerProcess()) ?? -1
+            guard maker == tree.identifier, Processes.identifierInItsNamespace(maker) == process else {
+                throw ProtocolViolation("ready from process \(process) with a socket made by process \(maker); the extension is \(tree.identifier)")
+            }
+            ready = true
+            requestedAt = clock.now
+            warned = nil
+            self.channel = channel
+            outbox.connect(channel)
+            outbox.send(request)
+            closed = false
+        case .load(let id, let attachment, let type, let form):
+            guard ready else { throw ProtocolViolation("a load before ready") }
+            guard Int(attachment) < loadsCount else {
+                throw ProtocolViolation("a load of attachment \(attachment); the request has \(loadsCount)")
+            }
+            if outcome != nil {
+                return outbox.send(.loaded(id: id, .failed(RemoteError(domain: NSItemProviderErrorDomain, code: -1, message: "the request has ended"))))
+            }
+            loads.serve(id: id, attachment: Int(attachment), type: type, form: form)
+        case .cancelLoad(let id):
+            loads.cancel(id: id)
+        case .openURL(let id, let string):
+            guard ready else { throw ProtocolViolation("openURL before ready") }
+            let url = URL(string: string)
+            if let url, opened.count < Self.openedURLRecords { opened.append(url) }
+            outbox.send(.openedURL(id: id, opened: url.map { openURL?($0) ?? false } ?? false))
+        case .complete(let items):
+            guard ready else { throw ProtocolViolation("completeRequest before ready") }
+            guard outcome == nil else { return }
+            var remaining = files[...]
+            var returned: [NSExtensionItem] = []
+            for wire in items {
+                let item = NSExtensionItem()
+                item.attributedTitle = wire.title.map { NSAttributedString(string: $0) }
+                item.attributedContentText = wire.contentText.map { NSAttributedString(string: $0) }
+                var providers: [NSItemProvider] = []
+                for attachment in wire.attachments { providers.append(try ProviderMirror.carriedProvider(for: attachment, files: &remaining)) }
+                item.attachments = providers
+                returned.append(item)
+            }
+            self.returned = ProviderMirror.records(of: items, files: files)
+            outcome = .completed(returned)
+            endedAt = clock.now
+            warned = nil
+        case .cancel(let error):
+            guard ready else { throw ProtocolViolation("cancelRequest before ready") }
+            guard outcome == nil else { return }
+            outcome = .cancelled(ProviderMirror.nsError(error))
+            endedAt = clock.now
+            warned = nil
+        case .request, .loaded, .openedURL, .timeWarning, .progress, .streamEnded:
+            throw ProtocolViolation("a host's message (\(message.kindName)) from the extension")
+        }
+    }
+
+    private lazy var loadsCount: Int = {
+        guard case .request(let items) = request else { return 0 }
+        return items.reduce(0) { $0 + $1.attachments.count }
+    }()
+}
+
+extension RuntimeMessage {
+    var kindName: String {
+        switch self {
+        case .ready: "ready"
+        case .load: "load"
+        case .cancelLoad: "cancelLoad"
+        case .openURL: "openURL"
+        case .complete: "complete"
+        case .cancel: "cancel"
+        case .request: "request"
+        case .loaded: "loaded"
+        case .openedURL: "openedURL"
+        case .timeWarning: "timeWarning"
+        case .progress: "progress"
+        case .streamEnded: "streamEnded"
+        }
+    }
+}

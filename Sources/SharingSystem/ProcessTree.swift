@@ -1,0 +1,412 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CSharingSystem
+package import Foundation
+import PackageSupport
+
+/// A program started under a small init of our own, and everything it starts: a tree this process owns whole.
+///
+/// The init (this process's child) has a PID namespace of its own where the kernel allows one, else it is a
+/// subreaper; it starts the program, reaps every process of the tree, and when the program ends reports how and
+/// ends every other process of the tree. This process watches and signals the init through a process
+/// descriptor (pidfd), so that no signal reaches a recycled identifier. The tree is ended and reaped when
+/// released, whatever happened.
+package final class ProcessTree: @unchecked Sendable {
+    /// What to start.
+    package struct Specification: Sendable {
+        package var executable: URL
+        package var arguments: [String]
+        /// The whole environment: nothing is inherited.
+        package var environment: [String: String]
+        package var directory: URL
+        /// Descriptor 3 in the program; its only descriptor beyond the standard three.
+        package var channel: PacketChannel
+        /// Where standard output and error go; `nil` inherits this process's.
+        package var output: OpenFile?
+        /// RLIMIT_DATA in bytes, if any.
+        package var dataLimit: Int?
+        /// RLIMIT_FSIZE in bytes, if any: the largest file the program may write.
+        package var fileSizeLimit: Int?
+        /// A cgroup's `cgroup.procs`, opened for writing: the tree joins the cgroup before the program runs.
+        package var cgroupProcesses: OpenFile?
+        /// Confinement with Landlock, applied before the program runs: it may read anywhere, but write only
+        /// beneath `writable` and execute only beneath `executable`; where the kernel has Landlock ABI 6, it may
+        /// signal and reach abstract sockets only within its own domain. Starting fails where the kernel has no
+        /// Landlock (`landlockVersion` is 0).
+        package var confinement: (writable: [URL], executable: [URL])?
+        /// Whether the tree may have a PID namespace of its own (when the kernel allows it).
+        package var pidNamespace: Bool
+
+        package init(executable: URL, arguments: [String] = [], environment: [String: String], directory: URL,
+                     channel: PacketChannel, output: OpenFile? = nil, dataLimit: Int? = nil, fileSizeLimit: Int? = nil,
+                     cgroupProcesses: OpenFile? = nil, pidNamespace: Bool = true) {
+            self.executable = executable
+            self.arguments = arguments
+            self.environment = environment
+            self.directory = directory
+            self.channel = channel
+            self.output = output
+            self.dataLimit = dataLimit
+            self.fileSizeLimit = fileSizeLimit
+            self.cgroupProcesses = cgroupProcesses
+            self.pidNamespace = pidNamespace
+        }
+    }
+
+    /// How the program ended.
+    package enum Termination: Sendable, Equatable, CustomStringConvertible {
+        case exited(Int32)
+        case signalled(Int32)
+
+        package var description: String {
+            switch self {
+            case .exited(let status): "exited with status \(status)"
+            case .signalled(let signal): "killed by signal \(signal) (\(signalName(signal)))"
+            }
+        }
+
+        init(waitStatus status: Int32) {
+            self = (status & 0x7f) == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f)
+        }
+    }
+
+    /// How strongly the tree is held: what the kernel allowed when it was started.
+    package enum Containment: Sendable, Equatable {
+        /// A PID namespace of its own: ending the init ends every process of the tree, and none can see or
+        /// signal a process outside it.
+        case pidNamespace
+        /// The init is a subreaper: every descendant stays in the tree, and is found and killed when the program
+        /// ends; a process that outlives a killed host may escape.
+        case subreaper
+    }
+
+    /// The program, as this process's namespace numbers it.
+    package let identifier: Int32
+    /// The init, this process's child.
+    package let initIdentifier: Int32
+    package let containment: Containment
+    /// Readable once the program has ended (or the tree was killed): poll it, then ask `termination()`.
+    package let endDescriptor: CInt
+    private let initDescriptor: CInt
+    /// The program's own process descriptor (-1 once it had ended when the tree started).
+    private let programDescriptor: CInt
+    private let name: String
+    private let state = Locked<(termination: Termination?, reaped: Bool)>((nil, false))
+
+    private init(spawned: csharing_spawned, initDescriptor: CInt, programDescriptor: CInt, name: String) {
+        identifier = spawned.extension
+        initIdentifier = spawned.`init`
+        containment = spawned.namespaced != 0 ? .pidNamespace : .subreaper
+        endDescriptor = spawned.status
+        self.initDescriptor = initDescriptor
+        self.programDescriptor = programDescriptor
+        self.name = name
+        _ = fcntl(endDescriptor, F_SETFL, O_NONBLOCK)
+    }
+
+    deinit {
+        end()
+        Syscall.closeDescriptor(endDescriptor)
+        Syscall.closeDescriptor(initDescriptor)
+        if programDescriptor >= 0 { Syscall.closeDescriptor(programDescriptor) }
+    }
+
+    /// Starts a tree. It is started from one long-lived thread of this layer's, because the kernel sends a
+    /// child's parent-death signal when the thread that started it ends, not the process.
+    package static func start(_ specification: Specification, name: String) throws(SystemError) -> ProcessTree {
+        let result = Spawner.shared.run { () -> Result<ProcessTree, SystemError> in
+            Result { () throws(SystemError) in try spawn(specification, name: name) }
+        }
+        return try result.get()
+    }
+
+    private static func spawn(_ specification: Specification, name: String) throws(SystemError) -> ProcessTree {
+        let path = specification.executable.path
+        let arguments = [path] + specification.arguments
+        let environment = specification.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let writable = specification.confinement?.writable.map(\.path) ?? []
+        let executable = specification.confinement?.executable.map(\.path) ?? []
+        let confined = specification.confinement != nil
+        var spawned = csharing_spawned()
+        let started = withCStrings(arguments) { argv in
+            withCStrings(environment) { envp in
+                withCStrings(writable) { writable in
+                    withCStrings(executable) { executables in
+                        specification.directory.path.withCString { directory in
+                            path.withCString { program in
+                                var spec = csharing_spawn_spec(
+                                    path: program, arguments: argv, environment: envp, directory: directory,
+                                    channel: specification.channel.descriptor, output: specification.output?.descriptor ?? -1,
+                                    data_limit: UInt64(specification.dataLimit ?? 0),
+                                    file_size_limit: UInt64(specification.fileSizeLimit ?? 0),
+                                    cgroup_procs: specification.cgroupProcesses?.descriptor ?? -1,
+                                    writable: confined ? UnsafePointer(OpaquePointer(writable)) : nil,
+                                    executable: confined ? UnsafePointer(OpaquePointer(executables)) : nil,
+                                    pid_namespace: specification.pidNamespace ? 1 : 0)
+                                return csharing_spawn(&spec, &spawned)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if started != 0 { throw SystemError(.spawn, .system(.last), path: path) }
+        let initDescriptor = csharing_pidfd_open(spawned.`init`)
+        if initDescriptor < 0 {
+            let number = SystemError.Code.system(.last)
+            kill(spawned.`init`, SIGKILL)
+            var status: CInt = 0
+            while waitpid(spawned.`init`, &status, 0) < 0 && errno == EINTR {}
+            Syscall.closeDescriptor(spawned.status)
+            throw SystemError(.spawn, number, path: path)
+        }
+        // The program may have ended, and its identifier been reused, before this: it counts only while the
+        // init is its parent.
+        var programDescriptor = csharing_pidfd_open(spawned.extension)
+        if programDescriptor >= 0 && Processes.parent(of: spawned.extension) != spawned.`init` {
+            Syscall.closeDescriptor(programDescriptor)
+            programDescriptor = -1
+        }
+        return ProcessTree(spawned: spawned, initDescriptor: initDescriptor, programDescriptor: programDescriptor, name: name)
+    }
+
+    /// The kernel's Landlock ABI version; 0 where it has none.
+    package static var landlockVersion: Int { Int(csharing_landlock_abi()) }
+
+    /// How the program ended, or `nil` while it runs. A tree killed before the init could say is reported as
+    /// killed by SIGKILL.
+    package func termination() -> Termination? {
+        if let termination = state.withLock({ $0.termination }) { return termination }
+        var report = (Int32(0), Int32(0))
+        let count = withUnsafeMutableBytes(of: &report) { read(endDescriptor, $0.baseAddress, $0.count) }
+        let termination: Termination
+        if count == MemoryLayout.size(ofValue: report) && report.0 == 3 {
+            termination = Termination(waitStatus: report.1)
+        } else if count == 0 {
+            termination = .signalled(SIGKILL)
+        } else {
+            return nil
+        }
+        state.withLock { $0.termination = $0.termination ?? termination }
+        return state.withLock { $0.termination }
+    }
+
+    /// Waits up to `timeout` for the program to end; how it ended, or `nil` if it still runs.
+    package func waitForTermination(timeout: Duration) -> Termination? {
+        if let termination = termination() { return termination }
+        _ = try? Poll.readable([endDescriptor], timeout: timeout, name: name)
+        return termination()
+    }
+
+    /// Sends `signal` to the program.
+    package func signal(_ signal: Int32) {
+        guard state.withLock({ !$0.reaped }) else { return }
+        if programDescriptor >= 0 { _ = csharing_pidfd_send_signal(programDescriptor, signal) }
+    }
+
+    /// Ends every process of the tree and reaps the init: with a namespace, the init's death ends them all;
+    /// without one, the program and every descendant found are killed, then the init.
+    package func end() {
+        guard state.withLock({ !$0.reaped }) else { return }
+        if containment == .subreaper {
+            if programDescriptor >= 0 { _ = csharing_pidfd_send_signal(programDescriptor, SIGKILL) }
+            // The init kills the rest once it has reaped the program; whatever it has not, is killed here.
+            if !waitForInit(timeout: .seconds(1)) {
+                for member in members() { Processes.terminate(member, ifChildOf: nil) }
+            }
+        }
+        _ = csharing_pidfd_send_signal(initDescriptor, SIGKILL)
+        _ = waitForInit(timeout: nil)
+    }
+
+    /// Waits up to `timeout` (`nil`: as long as it takes) for the init to end, and reaps it; whether it has.
+    @discardableResult
+    package func waitForInit(timeout: Duration?) -> Bool {
+        if state.withLock({ $0.reaped }) { return true }
+        if let timeout, (try? Poll.readable([initDescriptor], timeout: timeout, name: name))?.isEmpty ?? true { return false }
+        var status: CInt = 0
+        while true {
+            let reaped = csharing_pidfd_reap(initDescriptor, &status)
+            if reaped == 1 { break }
+            if reaped < 0 && errno != EINTR { break }
+            if timeout != nil && reaped == 0 { return false }
+            if reaped == 0 { _ = try? Poll.readable([initDescriptor], timeout: .seconds(1), name: name) }
+        }
+        state.withLock { $0.reaped = true }
+        return true
+    }
+
+    /// Every process of the tree but the init, as this process's namespace numbers them: the init's
+    /// descendants, found through /proc.
+    package func members() -> [Int32] {
+        var found: [Int32] = []
+        var queue = [initIdentifier]
+        while let process = queue.popLast(), found.count < 100_000 {
+            let children = Processes.children(of: process)
+            found += children
+            queue += children
+        }
+        return found
+    }
+
+    /// The resident anonymous and shared memory plus swap of every process of the tree but the init (and those
+    /// running a program of `programs`)
+    /// (`/proc/PID/status`: counters the kernel keeps, read in a tenth of the footprint's time). It is close
+    /// to the footprint while the processes have no dirty pages of shared file mappings and no memory files
+    /// they do not map, which only `footprint` counts.
+    package func residentMemory(ignoring programs: Set<String> = []) -> Int {
+        counted(ignoring: programs).reduce(0) { total, member in total + (Self.contents(of: "/proc/\(member)/status").flatMap(Self.residentMemory(status:)) ?? 0) }
+    }
+
+    /// The tree's footprint, as the supervisor counts it (but for processes running a program of `programs`):
+    /// each process's private dirty memory plus swap
+    /// (`smaps_rollup`), and the memory files its processes hold open and map nowhere (`excluding` the inodes
+    /// of those this process gave them). Reading it walks each process's page tables: about 160 µs for an idle
+    /// Swift process here.
+    package func footprint(excluding given: Set<UInt64> = [], ignoring programs: Set<String> = []) -> Int {
+        var total = 0
+        var mapped: Set<UInt64> = []
+        var held: [UInt64: Int] = [:]
+        for member in counted(ignoring: programs) {
+            total += Self.contents(of: "/proc/\(member)/smaps_rollup").flatMap(Self.footprint(smapsRollup:)) ?? 0
+            mapped.formUnion(Self.mappedMemoryFiles(maps: Self.contents(of: "/proc/\(member)/maps") ?? ""))
+            for (inode, bytes) in Self.memoryFiles(of: member) { held[inode] = bytes }
+        }
+        for (inode, bytes) in held where !mapped.contains(inode) && !given.contains(inode) { total += bytes }
+        return total
+    }
+
+    /// The members but those running a program named in `programs` (by its file name).
+    private func counted(ignoring programs: Set<String>) -> [Int32] {
+        let members = members()
+        guard !programs.isEmpty else { return members }
+        return members.filter { member in
+            let program = (try? FileSystem.destinationOfSymbolicLink(URL(fileURLWithPath: "/proc/\(member)/exe"))) ?? ""
+            return !programs.contains(URL(fileURLWithPath: program).lastPathComponent)
+        }
+    }
+
+    private static func contents(of path: String) -> String? {
+        guard let data = try? OpenFile.reading(URL(fileURLWithPath: path), regularOnly: false).readAll(limit: 16 << 20) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Private_Dirty plus Swap, in bytes, from the text of an smaps_rollup file.
+    package static func footprint(smapsRollup text: String) -> Int? {
+        sumOfKilobytes(["Private_Dirty:", "Swap:"], in: text)
+    }
+
+    /// RssAnon plus RssShmem plus VmSwap, in bytes, from the text of a status file.
+    package static func residentMemory(status text: String) -> Int? {
+        sumOfKilobytes(["RssAnon:", "RssShmem:", "VmSwap:"], in: text)
+    }
+
+    /// The inodes of memory files (`/memfd:…`) a maps file shows mapped.
+    package static func mappedMemoryFiles(maps text: String) -> Set<UInt64> {
+        var inodes: Set<UInt64> = []
+        for line in text.split(separator: "\n") where line.contains("/memfd:") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if fields.count >= 5, let inode = UInt64(fields[4]) { inodes.insert(inode) }
+        }
+        return inodes
+    }
+
+    /// The memory files a process holds open: inode and the bytes they take.
+    private static func memoryFiles(of process: Int32) -> [(UInt64, Int)] {
+        let directory = "/proc/\(process)/fd"
+        guard let names = try? FileSystem.contentsOfDirectory(URL(fileURLWithPath: directory)) else { return [] }
+        return names.compactMap { name in
+            let path = "\(directory)/\(name)"
+            guard let target = try? FileSystem.destinationOfSymbolicLink(URL(fileURLWithPath: path)), target.hasPrefix("/memfd:") else { return nil }
+            var status = stat()
+            guard stat(path, &status) == 0 else { return nil }
+            return (UInt64(status.st_ino), Int(status.st_blocks) * 512)
+        }
+    }
+
+    /// The sum of the lines `keys` name, each "Key: N kB".
+    private static func sumOfKilobytes(_ keys: [String], in text: String) -> Int? {
+        var kilobytes = 0
+        var found = false
+        for line in text.split(separator: "\n") where keys.contains(where: { line.hasPrefix($0) }) {
+            let fields = line.split(whereSeparator: \.isWhitespace)
+            guard fields.count >= 2, let value = Int(fields[1]) else { continue }
+            kilobytes += value
+            found = true
+        }
+        return found ? kilobytes * 1024 : nil
+    }
+}
+
+/// The C name of a signal ("SIGKILL").
+package func signalName(_ signal: Int32) -> String {
+    let names: [Int32: String] = [SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
+                                  SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV",
+                                  SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM", SIGUSR1: "SIGUSR1", SIGUSR2: "SIGUSR2",
+                                  SIGXFSZ: "SIGXFSZ", SIGXCPU: "SIGXCPU", SIGSYS: "SIGSYS"]
+    return names[signal] ?? "signal \(signal)"
+}
+
+/// `strings` as a NULL-terminated array of C strings, for the duration of `body`.
+private func withCStrings<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> Result) -> Result {
+    let pointers = strings.map { strdup($0) } + [nil]
+    defer { pointers.forEach { free($0) } }
+    return pointers.withUnsafeBufferPointer { buffer in body(buffer.baseAddress!) }
+}
+
+/// One thread that lives as long as the process and starts every tree, so that each init's parent-death signal
+/// is tied to a thread that never ends first.
+private final class Spawner: @unchecked Sendable {
+    static let shared = Spawner()
+
+    private let condition = NSCondition()
+    private var jobs: [() -> Void] = []
+
+    private init() {
+        let thread = Thread { [unowned self] in loop() }
+        thread.name = "opensharing.spawn"
+        thread.start()
+    }
+
+    /// Runs `work` on the spawning thread and waits for its result.
+    func run<T>(_ work: @escaping () -> T) -> T {
+        Blocking.mayBlock("starting a process")
+        let done = NSCondition()
+        var result: T?
+        condition.lock()
+        jobs.append {
+            // Moved, not copied, into the shared box: once the caller takes it, this thread holds none.
+            var value: T? = work()
+            done.lock()
+            result = value.take()
+            done.signal()
+            done.unlock()
+        }
+        condition.signal()
+        condition.unlock()
+        done.lock()
+        while result == nil { done.wait() }
+        // Taken out of the box the job shares, so that the spawning thread, which may release the job a
+        // moment later, holds no reference to it (nor does its own copy): a tree released by its owner is
+        // ended at once.
+        let value = result!
+        result = nil
+        done.unlock()
+        return value
+    }
+
+    private func loop() {
+        while true {
+            condition.lock()
+            while jobs.isEmpty { condition.wait() }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job()
+        }
+    }
+}

@@ -1,0 +1,247 @@
+@testable import ExtensionRuntime
+import Foundation
+import OpenItemProvider
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Extensions written in Python (`Hostile/*.py`, speaking the wire protocol through `Hostile/wire.py`) that do
+/// what a red team of the runtime found a hostile extension could do. Each must end in one outcome under the
+/// host's supervision, touching nothing outside its container.
+enum HostileBundle {
+    static let scripts = ExampleBundles.repository.appendingPathComponent("Tests/ExtensionRuntimeTests/Hostile")
+
+    /// `Name.appex` in `directory` whose program is `script`, its `{KEY}`s replaced by `substitutions`.
+    static func make(_ script: String, in directory: URL, named name: String, _ substitutions: [String: String] = [:]) throws -> URL {
+        var text = try String(contentsOf: scripts.appendingPathComponent(script), encoding: .utf8)
+        for (key, value) in substitutions { text = text.replacingOccurrences(of: "{\(key)}", with: value) }
+        let program = "#!/usr/bin/env python3\nimport os, sys\nsys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))\n" + text
+        let bundle = try ExampleBundles.script(program, in: directory, named: name)
+        try FileManager.default.copyItem(at: scripts.appendingPathComponent("wire.py"), to: bundle.appendingPathComponent("wire.py"))
+        return bundle
+    }
+
+    /// Runs `bundle` on `items`, giving up after `seconds`: `nil` when the host did not return by then.
+    static func run(_ bundle: URL, items: [NSExtensionItem] = [], host: ExtensionHost = ExtensionHost(), within seconds: Int = 60) async throws -> ExtensionRun? {
+        let extensionBundle = try ExtensionBundle(url: bundle)
+        return try await withThrowingTaskGroup(of: ExtensionRun?.self) { group in
+            group.addTask { try await host.run(extensionBundle, items: items) }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
+    /// The processes anywhere on the machine whose command line names `bundle` (an extension's program, or a
+    /// process it started).
+    static func processes(of bundle: URL) -> [Int32] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { Int32($0) }.filter { process in
+            guard let line = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(process)/cmdline")) else { return false }
+            return String(decoding: line, as: UTF8.self).contains(bundle.path) && ProcessCensus.isAlive(process)
+        }
+    }
+
+    /// The reason of a cancelled run: how the scripts report what they saw.
+    static func report(_ run: ExtensionRun?) -> String? {
+        guard case .cancelled(let error)? = run?.outcome else { return nil }
+        return error.localizedDescription
+    }
+}
+
+@Suite("A hostile extension: one outcome, nothing harmed, nothing left")
+struct HostileExtensionTests {
+    private func violation(_ run: ExtensionRun?) -> String? {
+        guard case .interrupted(.protocolViolation(let detail))? = run?.outcome else { return nil }
+        return detail
+    }
+
+    @Test("1. an extension that floods the host and never reads its answers is a protocol violation; the host never waits on it")
+    func floodWithoutReading() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try HostileBundle.make("outbox-flood.py", in: directory, named: "Flood")
+        // The run returns (HostileBundle.run gives up on a host that does not, and the test fails).
+        let run = try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari"), host: ExtensionHost(openURL: { _ in true }))
+        let detail = try #require(violation(run), "\(String(describing: run?.outcome))")
+        #expect(detail.contains("of the host's messages unread") || detail.contains("read none of the host's"), "\(detail)")
+        #expect(HostileBundle.processes(of: bundle).isEmpty)
+    }
+
+    @Test("2. a grandchild swapping a directory of the container for a link outside while the host removes it: nothing outside is touched")
+    func removalRace() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outside = directory.appendingPathComponent("outside")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        for n in 0..<2000 { FileManager.default.createFile(atPath: outside.appendingPathComponent("f\(n)").path, contents: Data("keep".utf8)) }
+        let bundle = try HostileBundle.make("removal-race.py", in: directory, named: "Race", ["OUTSIDE": outside.path])
+        let run = try #require(try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari")))
+        guard case .completed = run.outcome else { Issue.record("\(run.outcome): \(run.log)"); return }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).count == 2000)
+        #expect(HostileBundle.processes(of: bundle).isEmpty)
+        #expect(ProcessCensus.containers(of: "Race").isEmpty)
+    }
+
+    @Test("3. numbers an extension chooses: a memory payload claiming more than its file holds is a protocol violation", arguments: [
+        "18446744073709551615", "1099511627776", "11",
+    ])
+    func memoryLength(length: String) async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try HostileBundle.make("memory-length.py", in: directory, named: "Length", ["LENGTH": length])
+        let run = try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari"))
+        #expect(violation(run) == "the returned public.data payload claims \(length) bytes; its memory file holds 10")
+    }
+
+    @Test("3. a returned file of a terabyte (sparse): the host keeps its descriptor, reads none of it, and refuses it as data")
+    func sparseTerabyte() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try HostileBundle.make("sparse-file.py", in: directory, named: "Sparse", ["SIZE": "1099511627776"])
+        // A disk budget beyond the file's size, so that the extension may make it (it takes no disk).
+        let host = ExtensionHost(limits: ExtensionLimits(memory: 120 << 20, disk: 2 << 40))
+        let run = try #require(try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari"), host: host))
+        guard case .completed(let items) = run.outcome, let provider = items.first?.attachments?.first else {
+            Issue.record("\(run.outcome): \(run.log)")
+            return
+        }
+        #expect(run.returned == [ExtensionLoad(typeIdentifier: "public.data", form: "file", size: 1 << 40)])
+        let refusal = await withCheckedContinuation { continuation in
+            provider.loadDataRepresentation(forTypeIdentifier: "public.data") { data, error in
+                continuation.resume(returning: data == nil ? (error as NSError?)?.localizedDescription : "loaded \(data!.count) bytes")
+            }
+        }
+        #expect(refusal?.contains("larger than \(1 << 30) bytes") == true, "\(String(describing: refusal))")
+    }
+
+    @Test("5. a property list whose arrays share their children 40 levels deep is a protocol violation, at once")
+    func sharedSubtrees() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try HostileBundle.make("plist-dag.py", in: directory, named: "Dag", ["DEPTH": "40"])
+        let run = try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari"))
+        let detail = try #require(violation(run), "\(String(describing: run?.outcome))")
+        #expect(detail.hasPrefix("the returned com.apple.property-list property list does not read"), "\(detail)")
+        #expect(detail.contains("more than 200000 values"), "\(detail)")
+    }
+
+    @Test("6. 200 children and a grandchild in a session of its own: none outlives the run")
+    func processesOutlive() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try HostileBundle.make("many-processes.py", in: directory, named: "Many")
+        let run = try #require(try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari")))
+        guard case .completed = run.outcome else { Issue.record("\(run.outcome): \(run.log)"); return }
+        #expect(HostileBundle.processes(of: bundle).isEmpty)
+    }
+
+    @Test("7. memory in children, or in a memory file nobody maps, counts against the limit", arguments: ["children-memory.py", "memfd-memory.py"])
+    func memoryElsewhere(script: String) async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try HostileBundle.make(script, in: directory, named: "Hoard")
+        let run = try #require(try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari")))
+        guard case .interrupted(.memoryLimit(let limit, let peak)) = run.outcome else { Issue.record("\(run.outcome): \(run.log)"); return }
+        #expect(limit == 120 << 20)
+        #expect(peak > limit)
+        #expect(run.status == .interruptedMemory)
+        #expect(HostileBundle.processes(of: bundle).isEmpty)
+    }
+
+    @Test("8. a returned file URL naming a directory of the host's is never read by the host: loading it fails at once")
+    func returnedDirectoryURL() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try HostileBundle.make("returned-url.py", in: directory, named: "Returner", ["URL": "file:///usr/share/doc"])
+        let run = try #require(try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari")))
+        guard case .completed(let items) = run.outcome, let provider = items.first?.attachments?.first else {
+            Issue.record("\(run.outcome): \(run.log)")
+            return
+        }
+        let outcome = await withCheckedContinuation { continuation in
+            provider.loadDataRepresentation(forTypeIdentifier: "public.url") { data, error in
+                continuation.resume(returning: data.map { "\($0.count) bytes" } ?? (error as NSError?)?.localizedDescription ?? "")
+            }
+        }
+        // The URL is an item: as data, the host reads none of the directory it names.
+        #expect(outcome == "The item for public.url is the file URL file:///usr/share/doc, which names a file of another process's.")
+        let item = try await provider.loadItem(forTypeIdentifier: "public.url", options: nil)
+        #expect((item as? NSURL)?.absoluteString == "file:///usr/share/doc")
+    }
+
+    @Test("10. no capabilities: a file in the container cannot be made immutable")
+    func capabilities() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try HostileBundle.make("capabilities.py", in: directory, named: "Caps")
+        let run = try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari"))
+        #expect(HostileBundle.report(run) == "CapEff 0000000000000000 CapPrm 0000000000000000 CapBnd 0000000000000000; "
+                + "chattr +i refused (Operation not permitted)")
+        #expect(ProcessCensus.containers(of: "Caps").isEmpty)
+    }
+
+    @Test("11. a share whose file never ends (/dev/zero) is drained only up to the disk budget")
+    func endlessStream() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let provider = NSItemProvider()
+        provider.suggestedName = "zero.bin"
+        provider.registerFileRepresentation(forTypeIdentifier: "public.data", fileOptions: [], visibility: .all) { completion in
+            completion(URL(fileURLWithPath: "/dev/zero"), false, nil)
+            return nil
+        }
+        let item = NSExtensionItem()
+        item.attachments = [provider]
+        let bundle = try ExtensionBundle(url: ExampleBundles.make("FileSaver", in: directory))
+        let limits = ExtensionLimits(memory: 120 << 20, disk: 64 << 20)
+        let run = try await ExtensionHost(limits: limits, appGroupContainers: directory.appendingPathComponent("groups")).run(bundle, items: [item])
+        let load = try #require(run.loads.first { $0.form == "stream" }, "\(run.loads)")
+        #expect((load.size ?? .max) <= 64 << 20)
+        #expect(load.failure?.hasPrefix("cut short at the disk budget") == true, "\(load)")
+        #expect(ProcessCensus.containers(of: "FileSaver").isEmpty)
+    }
+
+    @Test("12. a share naming /proc/self/environ hands the extension nothing of the host's")
+    func procFiles() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let provider = NSItemProvider()
+        provider.registerFileRepresentation(forTypeIdentifier: "public.data", fileOptions: [], visibility: .all) { completion in
+            completion(URL(fileURLWithPath: "/proc/self/environ"), false, nil)
+            return nil
+        }
+        let item = NSExtensionItem()
+        item.attachments = [provider]
+        // Every process's environment holds a PATH: what the extension reads must not be the host's.
+        let bundle = try HostileBundle.make("read-file.py", in: directory, named: "Reader", ["MARKER": "PATH="])
+        let run = try await HostileBundle.run(bundle, items: [item])
+        let report = try #require(HostileBundle.report(run))
+        #expect(report.hasPrefix("load failed: "), "\(report)")
+        #expect(report.contains("/proc/self/environ is on /proc, which is not shared"), "\(report)")
+        #expect(!report.contains("found"))
+    }
+
+    @Test("13. returned data in a memory file the extension did not seal is a protocol violation")
+    func unsealedMemoryFile() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try HostileBundle.make("unsealed-memfd.py", in: directory, named: "Unsealed")
+        let run = try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari"))
+        #expect(violation(run) == "the returned public.data payload's memory file is not sealed against change")
+    }
+
+    @Test("14. a packet of no bytes is a message of no content, a protocol violation, not the end of the connection")
+    func emptyPacket() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try HostileBundle.make("empty-packet.py", in: directory, named: "Empty")
+        let run = try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari"))
+        #expect(violation(run) == "an empty message (a packet of no bytes)")
+    }
+}
