@@ -193,7 +193,8 @@ package.targets += [
             swiftSettings: strictSettings),
     .testTarget(
         name: "ExtensionRuntimeTests",
-        dependencies: ["ExtensionRuntime", "SharingSystem", "HostProfiles", .product(name: "PropertyBased", package: "swift-property-based")],
+        dependencies: ["ExtensionRuntime", "SharingSystem", "HostProfiles", .product(name: "PropertyBased", package: "swift-property-based"),
+                       .product(name: "SystemPackage", package: "swift-system")],
         // Extensions in Python that speak the wire protocol, found beside the tests' sources.
         exclude: ["Hostile"],
         swiftSettings: strictSettings

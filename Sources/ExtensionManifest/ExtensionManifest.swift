@@ -23,7 +23,7 @@ public struct ExtensionManifest: Sendable {
         if FileManager.default.fileExists(atPath: url.relativePath, isDirectory: &isDirectory), isDirectory.boolValue {
             let candidates = [url.appendingPathComponent("Info.plist"), url.appendingPathComponent("Contents/Info.plist")]
             guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
-                throw ManifestError(path: url.relativePath, message: "a bundle without Info.plist or Contents/Info.plist")
+                throw ManifestError(.noInfoPlist, path: url.relativePath, message: "a bundle without Info.plist or Contents/Info.plist")
             }
             file = found
         }
@@ -32,12 +32,12 @@ public struct ExtensionManifest: Sendable {
             data = try OpenFile.reading(file).readAll(limit: maximumSize)
         } catch {
             if case .limitExceeded = error.code {
-                throw ManifestError(path: file.relativePath, message: "larger than \(maximumSize >> 20) MiB: not an Info.plist")
+                throw ManifestError(.unreadable, path: file.relativePath, message: "larger than \(maximumSize >> 20) MiB: not an Info.plist")
             }
             if case .system(let number) = error.code {
-                throw ManifestError(path: file.relativePath, message: "cannot read the file: \(number)")
+                throw ManifestError(.unreadable, path: file.relativePath, message: "cannot read the file: \(number)")
             }
-            throw ManifestError(path: file.relativePath, message: "cannot read the file: \(error)")
+            throw ManifestError(.unreadable, path: file.relativePath, message: "cannot read the file: \(error)")
         }
         return try ExtensionManifest(data: data, path: file.relativePath)
     }
@@ -50,7 +50,7 @@ public struct ExtensionManifest: Sendable {
         do {
             root = try PropertyList.read(data)
         } catch {
-            throw ManifestError(path: path, message: "not a property list: \(error.message)", line: error.location?.line, column: error.location?.column)
+            throw ManifestError(.notAPropertyList, path: path, message: "not a property list: \(error.message)", line: error.location?.line, column: error.location?.column)
         }
         self.path = path
         self.source = data
@@ -131,12 +131,24 @@ public struct ExtensionManifest: Sendable {
 
 /// Why an Info.plist could not be read.
 public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong.
+    public enum Code: Sendable, Equatable {
+        /// A bundle directory without an Info.plist.
+        case noInfoPlist
+        /// The file cannot be read, or is too large to be one.
+        case unreadable
+        /// The bytes are not a property list.
+        case notAPropertyList
+    }
+
+    public var code: Code
     public var path: String?
     public var message: String
     public var line: Int?
     public var column: Int?
 
-    public init(path: String?, message: String, line: Int? = nil, column: Int? = nil) {
+    public init(_ code: Code, path: String?, message: String, line: Int? = nil, column: Int? = nil) {
+        self.code = code
         self.path = path
         self.message = message
         self.line = line

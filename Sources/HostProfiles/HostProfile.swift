@@ -53,6 +53,13 @@ public struct HostProfile: Sendable {
 
 /// Why a host profile cannot make a share of some content.
 public struct HostProfileError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong.
+    public enum Code: Sendable, Equatable {
+        /// The content lacks what the host shares (a browser shares a URL; Photos, files).
+        case missingContent
+    }
+
+    public var code: Code
     public var profile: String
     public var message: String
 
@@ -63,7 +70,7 @@ public struct HostProfileError: Error, Sendable, Equatable, CustomStringConverti
 
 extension HostProfile {
     static func need<T>(_ values: [T], _ what: String, _ profile: String) throws(HostProfileError) -> [T] {
-        guard !values.isEmpty else { throw HostProfileError(profile: profile, message: "shares \(what): give at least one") }
+        guard !values.isEmpty else { throw HostProfileError(code: .missingContent, profile: profile, message: "shares \(what): give at least one") }
         return values
     }
 

@@ -55,11 +55,11 @@ public final class ReplayItemProvider: NSItemProvider, @unchecked Sendable {
         case .object:
             let object = try Self.object(for: representation.payload, baseDirectory: baseDirectory, path: "\(path).payload")
             guard let writer = object as? any NSItemProviderWriting else {
-                throw ShareFixtureError(path: "\(path).payload", message: "this payload makes no object an item provider can register")
+                throw ShareFixtureError(.invalidPayload, path: "\(path).payload", message: "this payload makes no object an item provider can register")
             }
             let objectClass = type(of: writer)
             guard objectClass.writableTypeIdentifiersForItemProvider.contains(representation.type) else {
-                throw ShareFixtureError(path: "\(path).type", message: "\(objectClass) registers \(objectClass.writableTypeIdentifiersForItemProvider.joined(separator: ", ")), not \(representation.type)")
+                throw ShareFixtureError(.invalidPayload, path: "\(path).type", message: "\(objectClass) registers \(objectClass.writableTypeIdentifiersForItemProvider.joined(separator: ", ")), not \(representation.type)")
             }
             let boxed = UncheckedSendable(writer)
             registerObject(ofClass: objectClass, visibility: visibility) { completion in
@@ -119,7 +119,7 @@ public final class ReplayItemProvider: NSItemProvider, @unchecked Sendable {
                 let data = try value.binaryPropertyList()
                 return { data }
             } catch {
-                throw ShareFixtureError(path: "\(path).plist", message: "not a property list: \(error)")
+                throw ShareFixtureError(.invalidPayload, path: "\(path).plist", message: "not a property list: \(error)")
             }
         case .file(let file), .image(let file):
             let url = try existingFile(file, baseDirectory: baseDirectory, path: path, directory: false)
@@ -129,19 +129,20 @@ public final class ReplayItemProvider: NSItemProvider, @unchecked Sendable {
 
     private static func file(for representation: ShareFixture.Representation, baseDirectory: URL, path: String) throws(ShareFixtureError) -> URL {
         guard let file = representation.payload.path else {
-            throw ShareFixtureError(path: path, message: "a \(representation.provide.rawValue) representation takes a file payload")
+            throw ShareFixtureError(.invalidPayload, path: path, message: "a \(representation.provide.rawValue) representation takes a file payload")
         }
         return try existingFile(file, baseDirectory: baseDirectory, path: path, directory: representation.provide == .directory)
     }
 
     private static func existingFile(_ file: String, baseDirectory: URL, path: String, directory: Bool) throws(ShareFixtureError) -> URL {
         let url = resolve(file, baseDirectory: baseDirectory)
+        if let refusal = ShareFixture.refusal(of: url) { throw ShareFixtureError(.notShared, path: path, message: refusal) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw ShareFixtureError(path: path, message: "no such file: \(url.path)")
+            throw ShareFixtureError(.noSuchFile, path: path, message: "no such file: \(url.path)")
         }
         if isDirectory.boolValue != directory {
-            throw ShareFixtureError(path: path, message: directory ? "\(url.path) is not a directory" : "\(url.path) is a directory (use \"provide\": \"directory\")")
+            throw ShareFixtureError(.noSuchFile, path: path, message: directory ? "\(url.path) is not a directory" : "\(url.path) is a directory (use \"provide\": \"directory\")")
         }
         return url
     }
@@ -153,11 +154,11 @@ public final class ReplayItemProvider: NSItemProvider, @unchecked Sendable {
         case .text(let text): return NSString(string: text)
         case .base64(let data): return NSData(data: data)
         case .url(let string):
-            guard let url = NSURL(string: string) else { throw ShareFixtureError(path: "\(path).url", message: "not a URL") }
+            guard let url = NSURL(string: string) else { throw ShareFixtureError(.invalidPayload, path: "\(path).url", message: "not a URL") }
             return url
         case .plist(let value):
             guard let object = value.foundationObject as? any NSSecureCoding else {
-                throw ShareFixtureError(path: "\(path).plist", message: "not a property-list object")
+                throw ShareFixtureError(.invalidPayload, path: "\(path).plist", message: "not a property-list object")
             }
             return object
         case .file(let file):
@@ -169,11 +170,11 @@ public final class ReplayItemProvider: NSItemProvider, @unchecked Sendable {
             do {
                 data = try Data(contentsOf: url)
             } catch {
-                throw ShareFixtureError(path: "\(path).image", message: "cannot read \(url.path): \(error.localizedDescription)")
+                throw ShareFixtureError(.noSuchFile, path: "\(path).image", message: "cannot read \(url.path): \(error.localizedDescription)")
             }
             // An image object, as UIKit's UIImage is registered by apps such as the screenshot editor.
             guard let image = HostImage(data: data) else {
-                throw ShareFixtureError(path: "\(path).image", message: "\(url.path) is not an image")
+                throw ShareFixtureError(.invalidPayload, path: "\(path).image", message: "\(url.path) is not an image")
             }
             return image
         }

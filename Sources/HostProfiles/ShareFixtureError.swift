@@ -3,13 +3,34 @@ public import Foundation
 /// Why a share fixture cannot be read or replayed: where (the JSON path, such as
 /// `$.items[0].attachments[1].representations[0].payload`) and what.
 public struct ShareFixtureError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong.
+    public enum Code: Sendable, Equatable {
+        /// The fixture file cannot be read.
+        case unreadableFile
+        /// Not JSON, or JSON in a shape the format does not have (a missing key, a value of the wrong kind).
+        case invalidJSON
+        /// A value the format does not allow (an unknown fault, an empty path, a relative URL).
+        case invalidValue
+        /// A format this version does not read.
+        case unsupportedFormat
+        /// A payload that does not make what its representation needs (no object, the wrong type, not an image).
+        case invalidPayload
+        /// A payload's file does not exist, or is a directory where a file belongs (or the other way round).
+        case noSuchFile
+        /// A payload's file is one of the kernel's views of processes and devices (/proc, /sys, a block
+        /// device), which no host shares.
+        case notShared
+    }
+
+    public var code: Code
     /// The fixture file, when the fixture came from one.
     public var file: String?
     /// The JSON path of the problem; `$` for the whole document.
     public var path: String
     public var message: String
 
-    public init(file: String? = nil, path: String, message: String) {
+    public init(_ code: Code, file: String? = nil, path: String, message: String) {
+        self.code = code
         self.file = file
         self.path = path
         self.message = message
@@ -26,20 +47,20 @@ public struct ShareFixtureError: Error, Sendable, Equatable, CustomStringConvert
         }
         switch error {
         case .keyNotFound(let key, let context):
-            self.init(file: file, path: jsonPath(context.codingPath), message: "missing \"\(key.stringValue)\"")
+            self.init(.invalidJSON, file: file, path: jsonPath(context.codingPath), message: "missing \"\(key.stringValue)\"")
         case .typeMismatch(let type, let context):
-            self.init(file: file, path: jsonPath(context.codingPath), message: "expected \(Self.name(of: type))")
+            self.init(.invalidJSON, file: file, path: jsonPath(context.codingPath), message: "expected \(Self.name(of: type))")
         case .valueNotFound(let type, let context):
-            self.init(file: file, path: jsonPath(context.codingPath), message: "expected \(Self.name(of: type)), found null")
+            self.init(.invalidJSON, file: file, path: jsonPath(context.codingPath), message: "expected \(Self.name(of: type)), found null")
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty || context.underlyingError != nil {
                 let detail = context.underlyingError.map { ($0 as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? $0.localizedDescription }
-                self.init(file: file, path: jsonPath(context.codingPath), message: "not valid JSON" + (detail.map { ": \($0)" } ?? ""))
+                self.init(.invalidJSON, file: file, path: jsonPath(context.codingPath), message: "not valid JSON" + (detail.map { ": \($0)" } ?? ""))
             } else {
-                self.init(file: file, path: jsonPath(context.codingPath), message: context.debugDescription)
+                self.init(.invalidValue, file: file, path: jsonPath(context.codingPath), message: context.debugDescription)
             }
         @unknown default:
-            self.init(file: file, path: "$", message: "\(error)")
+            self.init(.invalidJSON, file: file, path: "$", message: "\(error)")
         }
     }
 
@@ -55,6 +76,21 @@ public struct ShareFixtureError: Error, Sendable, Equatable, CustomStringConvert
 }
 
 extension ShareFixture {
+    /// Why a file cannot be shared, if it cannot: a file of /proc or /sys (the kernel's views of processes and
+    /// devices: /proc/self/mem names the memory of whoever reads it), or a device under /dev that is not a
+    /// stream (a disk). FIFOs and character devices are streams, shared as such within the disk budget.
+    public static func refusal(of url: URL) -> String? {
+        let path = url.resolvingSymlinksInPath().path
+        for root in ["/proc", "/sys"] where path == root || path.hasPrefix(root + "/") {
+            return "\(url.path) is on \(root), which is not shared"
+        }
+        if path.hasPrefix("/dev/"), let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType,
+           type == .typeBlockSpecial {
+            return "\(url.path) is a disk, which is not shared"
+        }
+        return nil
+    }
+
     /// Reads a fixture from JSON.
     ///
     /// - Throws: `ShareFixtureError` naming the JSON path of the first problem.
@@ -65,10 +101,10 @@ extension ShareFixture {
         } catch let error as DecodingError {
             throw ShareFixtureError(error, file: file)
         } catch {
-            throw ShareFixtureError(file: file, path: "$", message: "\(error)")
+            throw ShareFixtureError(.invalidJSON, file: file, path: "$", message: "\(error)")
         }
         guard fixture.format == currentFormat else {
-            throw ShareFixtureError(file: file, path: "$.format", message: "unsupported format '\(fixture.format)' (this reads \(currentFormat))")
+            throw ShareFixtureError(.unsupportedFormat, file: file, path: "$.format", message: "unsupported format '\(fixture.format)' (this reads \(currentFormat))")
         }
         return fixture
     }
@@ -79,7 +115,7 @@ extension ShareFixture {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw ShareFixtureError(file: url.path, path: "$", message: "cannot read the file: \(error.localizedDescription)")
+            throw ShareFixtureError(.unreadableFile, file: url.path, path: "$", message: "cannot read the file: \(error.localizedDescription)")
         }
         return try read(from: data, file: url.path)
     }

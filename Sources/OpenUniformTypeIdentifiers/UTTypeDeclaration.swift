@@ -44,16 +44,16 @@ public struct UTTypeDeclaration: Sendable, Hashable {
         do {
             root = try PropertyList.read(data)
         } catch {
-            throw UTTypeDeclarationError(keyPath: "", message: "not a property list: \(error.message)", position: error.location?.description)
+            throw UTTypeDeclarationError(code: .notAPropertyList, keyPath: "", message: "not a property list: \(error.message)", position: error.location?.description)
         }
         guard let dictionary = root.dictionary else {
-            throw UTTypeDeclarationError(keyPath: "", message: "the Info.plist's root is a \(root.kindName), not a dict", position: root.location.description)
+            throw UTTypeDeclarationError(code: .wrongKind, keyPath: "", message: "the Info.plist's root is a \(root.kindName), not a dict", position: root.location.description)
         }
         var declarations: [UTTypeDeclaration] = []
         for (key, exported) in [("UTExportedTypeDeclarations", true), ("UTImportedTypeDeclarations", false)] {
             guard let list = dictionary[key] else { continue }
             guard let entries = list.array else {
-                throw UTTypeDeclarationError(keyPath: key, message: "is a \(list.kindName), not an array", position: list.location.description)
+                throw UTTypeDeclarationError(code: .wrongKind, keyPath: key, message: "is a \(list.kindName), not an array", position: list.location.description)
             }
             for (index, entry) in entries.enumerated() {
                 declarations.append(try declaration(entry, keyPath: "\(key)[\(index)]", isExported: exported))
@@ -64,17 +64,17 @@ public struct UTTypeDeclaration: Sendable, Hashable {
 
     private static func declaration(_ node: PropertyListNode, keyPath: String, isExported: Bool) throws(UTTypeDeclarationError) -> UTTypeDeclaration {
         guard let entry = node.dictionary else {
-            throw UTTypeDeclarationError(keyPath: keyPath, message: "is a \(node.kindName), not a dict", position: node.location.description)
+            throw UTTypeDeclarationError(code: .wrongKind, keyPath: keyPath, message: "is a \(node.kindName), not a dict", position: node.location.description)
         }
         guard let identifierNode = entry["UTTypeIdentifier"] else {
-            throw UTTypeDeclarationError(keyPath: keyPath, message: "has no UTTypeIdentifier", position: node.location.description)
+            throw UTTypeDeclarationError(code: .missingIdentifier, keyPath: keyPath, message: "has no UTTypeIdentifier", position: node.location.description)
         }
         let identifier = try string(identifierNode, keyPath: keyPath + ".UTTypeIdentifier")
         guard !identifier.isEmpty, !identifier.contains(where: \.isWhitespace) else {
-            throw UTTypeDeclarationError(keyPath: keyPath + ".UTTypeIdentifier", message: "'\(identifier)' is not a type identifier", position: identifierNode.location.description)
+            throw UTTypeDeclarationError(code: .invalidIdentifier, keyPath: keyPath + ".UTTypeIdentifier", message: "'\(identifier)' is not a type identifier", position: identifierNode.location.description)
         }
         guard !identifier.lowercased().hasPrefix("dyn.") else {
-            throw UTTypeDeclarationError(keyPath: keyPath + ".UTTypeIdentifier", message: "dynamic identifiers (dyn.…) cannot be declared", position: identifierNode.location.description)
+            throw UTTypeDeclarationError(code: .invalidIdentifier, keyPath: keyPath + ".UTTypeIdentifier", message: "dynamic identifiers (dyn.…) cannot be declared", position: identifierNode.location.description)
         }
         var declaration = UTTypeDeclaration(identifier: identifier, isExported: isExported)
         if let conformsTo = entry["UTTypeConformsTo"] {
@@ -88,13 +88,13 @@ public struct UTTypeDeclaration: Sendable, Hashable {
         }
         if let version = entry["UTTypeVersion"] {
             guard let number = version.integer.map(Int.init) ?? version.string.flatMap({ Int($0) }) else {
-                throw UTTypeDeclarationError(keyPath: keyPath + ".UTTypeVersion", message: "is not an integer", position: version.location.description)
+                throw UTTypeDeclarationError(code: .wrongKind, keyPath: keyPath + ".UTTypeVersion", message: "is not an integer", position: version.location.description)
             }
             declaration.version = number
         }
         if let specification = entry["UTTypeTagSpecification"] {
             guard let classes = specification.dictionary else {
-                throw UTTypeDeclarationError(keyPath: keyPath + ".UTTypeTagSpecification", message: "is a \(specification.kindName), not a dict", position: specification.location.description)
+                throw UTTypeDeclarationError(code: .wrongKind, keyPath: keyPath + ".UTTypeTagSpecification", message: "is a \(specification.kindName), not a dict", position: specification.location.description)
             }
             for tagClass in classes.entries {
                 let values = try strings(tagClass.value, keyPath: keyPath + ".UTTypeTagSpecification." + tagClass.key)
@@ -107,7 +107,7 @@ public struct UTTypeDeclaration: Sendable, Hashable {
 
     private static func string(_ node: PropertyListNode, keyPath: String) throws(UTTypeDeclarationError) -> String {
         guard let value = node.string else {
-            throw UTTypeDeclarationError(keyPath: keyPath, message: "is a \(node.kindName), not a string", position: node.location.description)
+            throw UTTypeDeclarationError(code: .wrongKind, keyPath: keyPath, message: "is a \(node.kindName), not a string", position: node.location.description)
         }
         return value
     }
@@ -116,7 +116,7 @@ public struct UTTypeDeclaration: Sendable, Hashable {
     private static func strings(_ node: PropertyListNode, keyPath: String) throws(UTTypeDeclarationError) -> [String] {
         if let value = node.string { return [value] }
         guard let array = node.array else {
-            throw UTTypeDeclarationError(keyPath: keyPath, message: "is a \(node.kindName), not a string or an array of strings", position: node.location.description)
+            throw UTTypeDeclarationError(code: .wrongKind, keyPath: keyPath, message: "is a \(node.kindName), not a string or an array of strings", position: node.location.description)
         }
         var values: [String] = []
         for (index, element) in array.enumerated() {
@@ -128,6 +128,19 @@ public struct UTTypeDeclaration: Sendable, Hashable {
 
 /// Why an Info.plist's type declarations could not be read.
 public struct UTTypeDeclarationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong.
+    public enum Code: Sendable, Equatable {
+        /// The bytes are not a property list.
+        case notAPropertyList
+        /// A value of another kind than the key takes (an array where a dict belongs).
+        case wrongKind
+        /// A declaration without `UTTypeIdentifier`.
+        case missingIdentifier
+        /// An identifier that cannot be declared (not one, or a dynamic one).
+        case invalidIdentifier
+    }
+
+    public var code: Code
     /// Where in the Info.plist, such as `UTExportedTypeDeclarations[0].UTTypeConformsTo`; empty for the root.
     public var keyPath: String
     /// What is wrong.

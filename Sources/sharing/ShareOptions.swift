@@ -60,6 +60,7 @@ struct ShareOptions: ParsableArguments {
         for path in files {
             let url = URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL
             guard FileManager.default.fileExists(atPath: url.path) else { throw BadInput("\(path): no such file or directory") }
+            if let refusal = ShareFixture.refusal(of: url) { throw BadInput("--file \(refusal)") }
             let provider = NSItemProvider(contentsOf: url, contentType: nil, openInPlace: true)
             provider.suggestedName = url.lastPathComponent
             attachments.append(provider)

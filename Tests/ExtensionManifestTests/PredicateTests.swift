@@ -92,32 +92,33 @@ struct PredicateTests {
     }
 
     @Test("syntax errors say what and where", arguments: [
-        ("", 0, "expected a value, a key path or SUBQUERY, found the end"),
-        ("count ==", 8, "expected a value, a key path or SUBQUERY, found the end"),
-        ("count", 5, "expected a comparison (==, !=, <, >, IN, CONTAINS, UTI-CONFORMS-TO, …) after the expression, found the end"),
-        ("count == 3 count", 11, "unexpected 'count' after a complete predicate"),
-        ("(count == 3", 11, "expected ')' to close the '(' at character 1, found the end"),
-        ("name == 'open", 8, "a string that is not closed"),
-        ("SUBQUERY(items, i, TRUEPREDICATE).@count == 1", 16, "expected SUBQUERY's variable ($name), found 'i'"),
-        ("count == %@", 9, "format arguments (%@, %K) cannot appear in an Info.plist predicate: it has no arguments"),
-        ("count ~ 3", 6, "unexpected character '~'"),
-        ("name ==[x] 'a'", 7, "expected comparison options such as [c], [d] or [cd]"),
-        ("items. == 1", 7, "expected a key after '.', found '=='"),
-        ("(count + 1)", 11, "expected a comparison (==, !=, <, >, IN, CONTAINS, UTI-CONFORMS-TO, …) after the expression, found the end"),
-        ("(count == 1) + 2 > 3", 7, "expected ')' to close the '(' at character 1, found '=='"),
+        ("", 0, "expected a value, a key path or SUBQUERY, found the end", PredicateSyntaxError.Code.grammar),
+        ("count ==", 8, "expected a value, a key path or SUBQUERY, found the end", .grammar),
+        ("count", 5, "expected a comparison (==, !=, <, >, IN, CONTAINS, UTI-CONFORMS-TO, …) after the expression, found the end", .grammar),
+        ("count == 3 count", 11, "unexpected 'count' after a complete predicate", .grammar),
+        ("(count == 3", 11, "expected ')' to close the '(' at character 1, found the end", .grammar),
+        ("name == 'open", 8, "a string that is not closed", .lexical),
+        ("SUBQUERY(items, i, TRUEPREDICATE).@count == 1", 16, "expected SUBQUERY's variable ($name), found 'i'", .grammar),
+        ("count == %@", 9, "format arguments (%@, %K) cannot appear in an Info.plist predicate: it has no arguments", .lexical),
+        ("count ~ 3", 6, "unexpected character '~'", .lexical),
+        ("name ==[x] 'a'", 7, "expected comparison options such as [c], [d] or [cd]", .grammar),
+        ("items. == 1", 7, "expected a key after '.', found '=='", .grammar),
+        ("(count + 1)", 11, "expected a comparison (==, !=, <, >, IN, CONTAINS, UTI-CONFORMS-TO, …) after the expression, found the end", .grammar),
+        ("(count == 1) + 2 > 3", 7, "expected ')' to close the '(' at character 1, found '=='", .grammar),
     ])
-    func syntaxErrors(_ source: String, _ offset: Int, _ message: String) {
-        #expect(throws: PredicateSyntaxError(message: message, offset: offset)) { try PredicateParser.parse(source) }
+    func syntaxErrors(_ source: String, _ offset: Int, _ message: String, _ code: PredicateSyntaxError.Code) {
+        #expect(throws: PredicateSyntaxError(code, message, offset: offset)) { try PredicateParser.parse(source) }
     }
 
     @Test("nesting is bounded; long inputs are refused, not followed into a stack overflow")
     func limits() throws {
         let deep = String(repeating: "(", count: 10_000) + "count == 1" + String(repeating: ")", count: 10_000)
-        #expect(throws: PredicateSyntaxError.self) { try PredicateParser.parse(deep) }
+        let limit = { (error: any Error) in (error as? PredicateSyntaxError)?.code == .limitExceeded }
+        #expect(performing: { try PredicateParser.parse(deep) }, throws: limit)
         let nots = String(repeating: "NOT ", count: 10_000) + "count == 1"
-        #expect(throws: PredicateSyntaxError.self) { try PredicateParser.parse(nots) }
+        #expect(performing: { try PredicateParser.parse(nots) }, throws: limit)
         let long = Array(repeating: "count == 1", count: 5_000).joined(separator: " OR ")
-        #expect(throws: PredicateSyntaxError.self) { try PredicateParser.parse(long) }
+        #expect(performing: { try PredicateParser.parse(long) }, throws: limit)
         let fine = String(repeating: "(", count: 30) + "count == 3" + String(repeating: ")", count: 30)
         #expect(try holds(fine, sample))
     }

@@ -1,6 +1,8 @@
 import ExtensionRuntime
 import Foundation
 import OpenItemProvider
+import SharingSystem
+import SystemPackage
 import Testing
 
 #if canImport(Glibc)
@@ -233,7 +235,8 @@ struct MemoryCgroupTests {
         await #expect {
             _ = try await ExtensionHost(cgroup: missing).run(bundle, items: try ExampleBundles.text("x"))
         } throws: { error in
-            "\(error)".contains("cannot use the cgroup \(missing.path)")
+            guard let error = error as? ExtensionRuntimeError, case .system(.noSuchFileOrDirectory)? = (error.underlying as? SystemError)?.code else { return false }
+            return error.code == .cgroupUnusable && error.message == "cannot use the cgroup \(missing.path)"
         }
         #expect(ProcessCensus.containers(of: "CgroupProbe").isEmpty)
     }

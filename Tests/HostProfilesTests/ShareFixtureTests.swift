@@ -102,17 +102,20 @@ struct ShareFixtureTests {
         let missing = ShareFixture(items: [.init(attachments: [.init(representations: [
             .init(type: "public.jpeg", provide: .file, payload: .file("no/such.jpg")),
         ])])])
-        #expect(throws: ShareFixtureError(path: "$.items[0].attachments[0].representations[0].payload", message: "no such file: /tmp/no/such.jpg")) {
+        #expect(throws: ShareFixtureError(.noSuchFile, path: "$.items[0].attachments[0].representations[0].payload", message: "no such file: /tmp/no/such.jpg")) {
             try missing.makeItems(relativeTo: URL(fileURLWithPath: "/tmp"))
         }
         let directoryAsFile = ShareFixture(items: [.init(attachments: [.init(representations: [
             .init(type: "public.folder", provide: .file, payload: .file(examples.appendingPathComponent("files/Sunset.pvt").path)),
         ])])])
-        #expect(throws: ShareFixtureError.self) { try directoryAsFile.makeItems(relativeTo: examples) }
+        #expect(throws: ShareFixtureError(.noSuchFile, path: "$.items[0].attachments[0].representations[0].payload",
+                                          message: "\(examples.appendingPathComponent("files/Sunset.pvt").path) is a directory (use \"provide\": \"directory\")")) {
+            try directoryAsFile.makeItems(relativeTo: examples)
+        }
         let wrongObjectType = ShareFixture(items: [.init(attachments: [.init(representations: [
             .init(type: "public.jpeg", provide: .object, payload: .text("words")),
         ])])])
-        #expect(throws: ShareFixtureError(path: "$.items[0].attachments[0].representations[0].type", message: "NSString registers public.utf8-plain-text, not public.jpeg")) {
+        #expect(throws: ShareFixtureError(.invalidPayload, path: "$.items[0].attachments[0].representations[0].type", message: "NSString registers public.utf8-plain-text, not public.jpeg")) {
             try wrongObjectType.makeItems(relativeTo: examples)
         }
     }

@@ -37,14 +37,16 @@ struct ObjectTests {
         let plist = try PropertyListSerialization.data(fromPropertyList: ["https://example.com/wrapped", "", [String: String]()], format: .binary, options: 0)
         let url = try NSURL.object(withItemProviderData: plist, typeIdentifier: "public.url")
         #expect(url.absoluteString == "https://example.com/wrapped")
-        #expect(throws: (any Error).self) { try NSURL.object(withItemProviderData: Data("not a url".utf8), typeIdentifier: "public.url") }
+        #expect(performing: { try NSURL.object(withItemProviderData: Data("not a url".utf8), typeIdentifier: "public.url") },
+                throws: { error in let cocoa = error as NSError; return cocoa.domain == NSItemProviderErrorDomain && cocoa.code == NSItemProvider.ErrorCode.unexpectedValueClassError.rawValue && cocoa.localizedDescription == "The public.url data holds no URL." })
     }
 
     @Test("UTF-16 text reads with its byte-order mark")
     func utf16() throws {
         let bytes: [UInt8] = [0xFF, 0xFE, 0x68, 0x00, 0x69, 0x00]
         #expect(try NSString.object(withItemProviderData: Data(bytes), typeIdentifier: "public.utf16-plain-text") == "hi")
-        #expect(throws: (any Error).self) { try NSString.object(withItemProviderData: Data([0xFF, 0xFF]), typeIdentifier: "public.utf8-plain-text") }
+        #expect(performing: { try NSString.object(withItemProviderData: Data([0xFF, 0xFF]), typeIdentifier: "public.utf8-plain-text") },
+                throws: { error in let cocoa = error as NSError; return cocoa.domain == NSItemProviderErrorDomain && cocoa.code == NSItemProvider.ErrorCode.unexpectedValueClassError.rawValue && cocoa.localizedDescription == "The public.utf8-plain-text data is not UTF-8 text." })
     }
 
     @Test("registerObject(ofClass:) makes the object on demand; a class that cannot read what exists gets Apple's error")
@@ -149,7 +151,8 @@ struct LegacyTests {
         }
         let item = try await provider.loadItem(forTypeIdentifier: "public.plain-text", options: ["k": "v"])
         #expect(item as Any as? String == "options: 1")
-        await #expect(throws: (any Error).self) { try await provider.loadItem(forTypeIdentifier: "public.jpeg") }
+        await #expect(performing: { try await provider.loadItem(forTypeIdentifier: "public.jpeg") },
+                      throws: { error in let cocoa = error as NSError; return cocoa.domain == NSItemProviderErrorDomain && cocoa.code == NSItemProvider.ErrorCode.itemUnavailableError.rawValue })
     }
 
     @Test("init(contentsOf:) infers the type from the extension; nil for a missing file")
@@ -166,7 +169,8 @@ struct LegacyTests {
     @Test("preview images come from previewImageHandler, with the options; without one, an error")
     func previews() async throws {
         let provider = NSItemProvider()
-        await #expect(throws: (any Error).self) { try await provider.loadPreviewImage(options: [:]) }
+        await #expect(performing: { try await provider.loadPreviewImage(options: [:]) },
+                      throws: { error in let cocoa = error as NSError; return cocoa.domain == NSItemProviderErrorDomain && cocoa.code == NSItemProvider.ErrorCode.itemUnavailableError.rawValue && cocoa.localizedDescription == "The item provider has no preview image handler." })
         provider.previewImageHandler = { completion, _, options in
             let size = options?[NSItemProviderPreferredImageSizeKey] as? Int ?? 0
             completion?(NSData(data: Data(count: size)), nil)

@@ -158,7 +158,10 @@ struct UTTypeTests {
         let data = try JSONEncoder().encode(types)
         #expect(String(decoding: data, as: UTF8.self) == #"["public.jpeg","dyn.ah62d4rv4ge8027pb","com.example.codable"]"#)
         #expect(try JSONDecoder().decode([UTType].self, from: data) == types)
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode([UTType].self, from: Data(#"[""]"#.utf8)) }
+        #expect(performing: { try JSONDecoder().decode([UTType].self, from: Data(#"[""]"#.utf8)) }, throws: { error in
+            guard case .dataCorrupted(let context) = error as? DecodingError else { return false }
+            return context.codingPath.count == 1
+        })
     }
 
     @Test("Hashable agrees with equality across spellings")

@@ -9,7 +9,8 @@ struct AsyncConvenienceTests {
     func data() async throws {
         let provider = NSItemProvider(object: "async text" as NSString)
         #expect(try await provider.loadData(for: .plainText) == Data("async text".utf8))
-        await #expect(throws: (any Error).self) { try await provider.loadData(for: .jpeg) }
+        await #expect(performing: { try await provider.loadData(for: .jpeg) },
+                      throws: { error in let cocoa = error as NSError; return cocoa.domain == NSItemProviderErrorDomain && cocoa.code == NSItemProvider.ErrorCode.itemUnavailableError.rawValue })
     }
 
     @Test("loadFile(for:) keeps the file until the LoadedFile is released")
@@ -54,6 +55,6 @@ struct AsyncConvenienceTests {
         let task = Task { try await provider.loadData(for: .plainText) }
         try await Task.sleep(for: .milliseconds(50))
         task.cancel()
-        await #expect(throws: (any Error).self) { try await task.value }
+        await #expect(performing: { try await task.value }, throws: { error in let cocoa = error as NSError; return cocoa.domain == NSCocoaErrorDomain && cocoa.code == CocoaError.userCancelled.rawValue })
     }
 }

@@ -33,11 +33,11 @@ struct PredicateLexer {
         let scalars = Array(source.unicodeScalars)
         var tokens: [Token] = []
         var i = 0
-        func error(_ message: String, _ at: Int) -> PredicateSyntaxError { PredicateSyntaxError(message: message, offset: at) }
+        func error(_ message: String, _ at: Int, code: PredicateSyntaxError.Code = .lexical) -> PredicateSyntaxError { PredicateSyntaxError(code, message, offset: at) }
         while i < scalars.count {
             let c = scalars[i]
             if isWhitespace(c) { i += 1; continue }
-            if tokens.count >= maximumTokens { throw error("longer than \(maximumTokens) tokens", i) }
+            if tokens.count >= maximumTokens { throw error("longer than \(maximumTokens) tokens", i, code: .limitExceeded) }
             let start = i
             if c == "\"" || c == "'" {
                 var value = String.UnicodeScalarView()
@@ -137,7 +137,7 @@ struct PredicateLexer {
             i += 2
             var digits = ""
             while i < scalars.count, scalars[i].properties.isASCIIHexDigit { digits.unicodeScalars.append(scalars[i]); i += 1 }
-            guard let value = UInt64(digits, radix: 16) else { throw PredicateSyntaxError(message: "a hexadecimal number without digits", offset: start) }
+            guard let value = UInt64(digits, radix: 16) else { throw PredicateSyntaxError(.lexical, "a hexadecimal number without digits", offset: start) }
             return Double(value)
         }
         var text = ""
@@ -148,7 +148,7 @@ struct PredicateLexer {
             text.unicodeScalars.append(scalars[i])
             i += 1
         }
-        guard let value = Double(text), value.isFinite else { throw PredicateSyntaxError(message: "'\(text)' is not a number", offset: start) }
+        guard let value = Double(text), value.isFinite else { throw PredicateSyntaxError(.lexical, "'\(text)' is not a number", offset: start) }
         return value
     }
 

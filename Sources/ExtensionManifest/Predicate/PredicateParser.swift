@@ -32,8 +32,8 @@ package struct PredicateParser {
         return token
     }
 
-    private func error(_ message: String, at token: PredicateLexer.Token? = nil) -> PredicateSyntaxError {
-        PredicateSyntaxError(message: message, offset: (token ?? current).range.start)
+    private func error(_ message: String, at token: PredicateLexer.Token? = nil, code: PredicateSyntaxError.Code = .grammar) -> PredicateSyntaxError {
+        PredicateSyntaxError(code, message, offset: (token ?? current).range.start)
     }
 
     private func describe(_ token: PredicateLexer.Token) -> String {
@@ -65,7 +65,7 @@ package struct PredicateParser {
 
     private mutating func nest() throws(PredicateSyntaxError) {
         depth += 1
-        if depth > Self.maximumDepth { throw error("nested more than \(Self.maximumDepth) levels deep") }
+        if depth > Self.maximumDepth { throw error("nested more than \(Self.maximumDepth) levels deep", code: .limitExceeded) }
     }
 
     // MARK: Predicates
@@ -185,7 +185,7 @@ package struct PredicateParser {
             do throws(PredicateSyntaxError) {
                 _ = try RegularExpression(pattern)
             } catch {
-                throw PredicateSyntaxError(message: "\(error.message) (character \(error.offset + 1) of the pattern)", offset: range.start)
+                throw PredicateSyntaxError(error.code, "\(error.message) (character \(error.offset + 1) of the pattern)", offset: range.start)
             }
         }
         return Comparison(modifier: modifier, left: left, op: op, options: options, right: right,

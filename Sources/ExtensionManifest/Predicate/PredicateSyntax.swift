@@ -95,8 +95,27 @@ package indirect enum PredicateExpression: Sendable {
 
 /// Why a predicate string does not parse: what, and at which character (Unicode scalar, from 0).
 public struct PredicateSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of mistake it is.
+    public enum Code: Sendable, Equatable {
+        /// Characters that make no token: an unclosed string, a stray character.
+        case lexical
+        /// Tokens in an order the grammar has no rule for.
+        case grammar
+        /// A `MATCHES` pattern that is not a regular expression this reads.
+        case regularExpression
+        /// Longer, deeper or larger than a predicate from an Info.plist may be.
+        case limitExceeded
+    }
+
+    public var code: Code
     public var message: String
     public var offset: Int
+
+    public init(_ code: Code, _ message: String, offset: Int) {
+        self.code = code
+        self.message = message
+        self.offset = offset
+    }
 
     public var description: String { "at character \(offset + 1): \(message)" }
 }

@@ -108,7 +108,7 @@ package struct RegularExpression: Sendable {
 
         mutating func emit(_ node: PatternNode) throws(PredicateSyntaxError) {
             guard program.count < RegularExpression.maximumSize else {
-                throw PredicateSyntaxError(message: "the MATCHES pattern is too large once its repetitions are spelled out", offset: 0)
+                throw PredicateSyntaxError(.limitExceeded, "the MATCHES pattern is too large once its repetitions are spelled out", offset: 0)
             }
             switch node {
             case .scalar(let scalar): program.append(.scalar(scalar))
@@ -226,8 +226,8 @@ private struct PatternParser {
 
     private var current: Unicode.Scalar? { index < scalars.count ? scalars[index] : nil }
 
-    private func error(_ message: String, at offset: Int? = nil) -> PredicateSyntaxError {
-        PredicateSyntaxError(message: "in the MATCHES pattern, " + message, offset: offset ?? index)
+    private func error(_ message: String, at offset: Int? = nil, code: PredicateSyntaxError.Code = .regularExpression) -> PredicateSyntaxError {
+        PredicateSyntaxError(code, "in the MATCHES pattern, " + message, offset: offset ?? index)
     }
 
     private func unsupported(_ what: String, at offset: Int) -> PredicateSyntaxError {
@@ -299,7 +299,7 @@ private struct PatternParser {
             value = value * 10 + Int(scalar.value - 48)
             digits += 1
             index += 1
-            if value > Self.maximumCount { throw error("a repetition count above \(Self.maximumCount)", at: start) }
+            if value > Self.maximumCount { throw error("a repetition count above \(Self.maximumCount)", at: start, code: .limitExceeded) }
         }
         if digits == 0 { throw error("expected a number in the interval opened at character \(start + 1)") }
         return value
