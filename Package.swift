@@ -207,7 +207,7 @@ if let sharing = package.targets.firstIndex(where: { $0.name == "sharing" }) {
 /// of the same name beside its Info.plist.
 let exampleExtensions: [(name: String, dependencies: [Target.Dependency])] = [
     ("Uppercase", []), ("ImageSaver", ["InboxSaver"]), ("FileSaver", ["InboxSaver"]),
-    ("NeverCompletes", []), ("CrashesMidLoad", []), ("MemoryHog", []),
+    ("NeverCompletes", []), ("CrashesMidLoad", []), ("MemoryHog", []), ("ShareProber", ["HostProfiles"]),
 ]
 // What ImageSaver and FileSaver share: ShareIntake into the app group's inbox.
 package.targets.append(.target(name: "InboxSaver", dependencies: ["OpenItemProvider", "ShareIntake", "ShareInbox", "SharingShim"],

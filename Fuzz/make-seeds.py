@@ -77,8 +77,8 @@ def message(kind, body, descriptors=0): return bytes([descriptors]) + b"OS\x01" 
 def items(entries):
     body = u32(len(entries))
     for title, content, attachments in entries:
-        body += optional(title) + optional(content) + u32(len(attachments))
-        for name, representations in attachments:
+        body += optional(title) + optional(content) + (b"\x00" if attachments is None else b"\x01" + u32(len(attachments)))
+        for name, representations in attachments or []:
             body += optional(name) + u32(len(representations))
             for type, form, payload in representations:
                 body += text(type) + bytes([form]) + (b"\x00" if payload is None else b"\x01" + payload)
@@ -93,7 +93,7 @@ for name, data in {
     "complete-memory": message(5, items([(None, None, [("photo", [("public.jpeg", 1, b"\x02" + u64(1 << 20))])])]), 1),
     "cancel": message(6, text("NSCocoaErrorDomain") + u64(3072) + text("The user cancelled.")),
     "request": message(32, items([("Newsroom - Apple", "Shopping", [("sunset", [("public.jpeg", 2, None), ("public.url", 3, None)])])])),
-    "loaded-file": message(33, u32(1) + b"\x03" + text("report.pdf"), 1),
+    "loaded-file": message(33, u32(1) + b"\x03" + text("report.pdf") + b"\x00", 1),
     "loaded-plist": message(33, u32(1) + b"\x06" + u32(8) + b"bplist00"),
     "loaded-failed": message(33, u32(1) + b"\x07" + text("NSItemProviderErrorDomain") + u64((1 << 64) - 1000) + text("gone")),
     "opened-url": message(34, u32(2) + b"\x01"),

@@ -197,7 +197,7 @@ final class HostConnection: Sendable {
             let item = NSExtensionItem()
             item.attributedTitle = wire.title.map { NSAttributedString(string: $0) }
             item.attributedContentText = wire.contentText.map { NSAttributedString(string: $0) }
-            item.attachments = wire.attachments.map { attachment in
+            item.attachments = wire.attachments?.map { attachment in
                 defer { index += 1 }
                 return ProviderMirror.forwardingProvider(for: attachment, fetch: fetch(attachment: index))
             }
@@ -253,7 +253,7 @@ final class HostConnection: Sendable {
             return failed("cannot make a file for the stream \(name): \(error)")
         }
         defer { directory.remove() }
-        let copy = directory.url.appendingPathComponent(name.isEmpty || name.contains("/") || name == "." || name == ".." ? "stream" : name)
+        let copy = directory.url.appendingPathComponent(ProviderMirror.safeName(name))
         let drained: Int64
         do {
             drained = try FileCopier.copyStream(from: pipe, to: copy)

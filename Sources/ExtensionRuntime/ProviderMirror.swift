@@ -44,6 +44,8 @@ enum ProviderMirror {
     static let itemLimit = 48 << 10
     /// The most bytes a memory payload may claim: data a consumer would hold whole.
     static let maximumMemoryPayload: UInt64 = 1 << 31
+    /// How far a returned file's size may exceed the storage it takes (its last block, a few small holes).
+    static let sparseAllowance: Int64 = 1 << 20
 
     // MARK: Items to the wire
 
@@ -51,7 +53,7 @@ enum ProviderMirror {
     static func describe(_ items: [NSExtensionItem]) -> [WireItem] {
         items.map { item in
             WireItem(title: item.attributedTitle?.string, contentText: item.attributedContentText?.string,
-                     attachments: (item.attachments ?? []).map { provider in
+                     attachments: item.attachments?.map { provider in
                          WireAttachment(suggestedName: provider.suggestedName,
                                         representations: provider.registeredForms.map { WireRepresentation(type: $0.typeIdentifier, form: WireForm($0.form)) })
                      })
@@ -65,11 +67,12 @@ enum ProviderMirror {
         let items = returned.compactMap { $0 as? NSExtensionItem }
         var found: [(item: Int, attachment: Int, type: String, form: WireForm, provider: NSItemProvider)] = []
         var outline = items.map { item in
-            WireItem(title: item.attributedTitle?.string, contentText: item.attributedContentText?.string, attachments: [])
+            WireItem(title: item.attributedTitle?.string, contentText: item.attributedContentText?.string,
+                     attachments: item.attachments.map { _ in [] })
         }
         for (itemIndex, item) in items.enumerated() {
             for (attachmentIndex, provider) in (item.attachments ?? []).enumerated() {
-                outline[itemIndex].attachments.append(WireAttachment(suggestedName: provider.suggestedName, representations: []))
+                outline[itemIndex].attachments?.append(WireAttachment(suggestedName: provider.suggestedName, representations: []))
                 for (type, form) in provider.registeredForms {
                     found.append((itemIndex, attachmentIndex, type, WireForm(form), provider))
                 }
@@ -90,7 +93,7 @@ enum ProviderMirror {
                                       "\(slot.type) needs a descriptor past the \(PacketChannel.maximumDescriptors) a completion carries")
                 }
                 files += answer.files
-                wire[slot.item].attachments[slot.attachment].representations.append(
+                wire[slot.item].attachments?[slot.attachment].representations.append(
                     WireRepresentation(type: slot.type, form: slot.form, payload: answer.result))
             }
             reply(wire, files)
@@ -237,7 +240,7 @@ enum ProviderMirror {
     /// does — a fault for one type asked, an unreadable URL from `loadItem`, an image object — it does here.
     static func forwardingProvider(for attachment: WireAttachment, fetch: @escaping Fetch) -> NSItemProvider {
         let provider = ForwardingItemProvider(fetch: fetch)
-        register(attachment, in: provider, fetch: fetch)
+        register(attachment, in: provider, crossed: provider.crossed, fetch: fetch)
         return provider
     }
 
@@ -259,7 +262,7 @@ enum ProviderMirror {
         let provider = NSItemProvider()
         // A file URL the extension returns names a file of its own; the host reads no such file.
         provider.readsItemFiles = false
-        register(attachment, in: provider) { type, _, reply in
+        register(attachment, in: provider, crossed: CrossedFiles()) { type, _, reply in
             let (result, files) = payloads[type] ?? (.failed(RemoteError(domain: NSItemProviderErrorDomain, code: -1, message: "nothing returned for \(type)")), [])
             reply(result, files)
             return nil
@@ -290,9 +293,16 @@ enum ProviderMirror {
             }
             return payload
         case .file(let name, _):
-            guard let file = files.first, (try? file.status())?.kind == .regular else {
-                return .failed(RemoteError(domain: NSItemProviderErrorDomain, code: Int64(NSItemProvider.ErrorCode.unavailableCoercionError.rawValue),
+            let code = Int64(NSItemProvider.ErrorCode.unavailableCoercionError.rawValue)
+            guard let file = files.first, let status = try? file.status(), status.kind == .regular else {
+                return .failed(RemoteError(domain: NSItemProviderErrorDomain, code: code,
                                            message: "\(name) is not a regular file; the host takes no directory or device from an extension"))
+            }
+            // A load copies the file: what it claims beyond what it stores (a hole) would be written out whole,
+            // outside any budget of the extension's.
+            guard status.size <= status.allocatedSize + sparseAllowance else {
+                return .failed(RemoteError(domain: NSItemProviderErrorDomain, code: code,
+                                           message: "\(name) claims \(status.size) bytes but stores \(status.allocatedSize); the host takes no sparse file from an extension"))
             }
             return payload
         case .stream:
@@ -307,7 +317,7 @@ enum ProviderMirror {
     static func records(of items: [WireItem], files: [OpenFile]) -> [ExtensionLoad] {
         var remaining = files[...]
         var records: [ExtensionLoad] = []
-        for representation in items.flatMap({ $0.attachments.flatMap(\.representations) }) {
+        for representation in items.flatMap({ ($0.attachments ?? []).flatMap(\.representations) }) {
             guard let payload = representation.payload else { continue }
             let carried = remaining.prefix(payload.descriptorCount)
             remaining = remaining.dropFirst(payload.descriptorCount)
@@ -319,8 +329,9 @@ enum ProviderMirror {
         return records
     }
 
-    /// Registers each representation of `attachment` in `provider` in its form, loading through `fetch`.
-    private static func register(_ attachment: WireAttachment, in provider: NSItemProvider, fetch: @escaping Fetch) {
+    /// Registers each representation of `attachment` in `provider` in its form, loading through `fetch`; files
+    /// that cross are copied into `crossed`.
+    private static func register(_ attachment: WireAttachment, in provider: NSItemProvider, crossed: CrossedFiles, fetch: @escaping Fetch) {
         provider.suggestedName = attachment.suggestedName
         provider.loadersReturnAtOnce = true
         for representation in attachment.representations {
@@ -340,14 +351,14 @@ enum ProviderMirror {
                 provider.registerFileRepresentation(forTypeIdentifier: type, fileOptions: form == .fileInPlace ? [.openInPlace] : [],
                                                     visibility: .all) { completion in
                     fetch(type, form) { result, files in
-                        withFile(result, files: files) { url, _, error in completion(url, false, error) }
+                        withFile(result, files: files, in: crossed, keeping: form == .fileInPlace) { url, _, error in completion(url, false, error) }
                     }
                 }
             case .item:
                 provider.registerItem(forTypeIdentifier: type) { handler, _, _ in
                     let handler = UncheckedItemHandler(handler)
                     _ = fetch(type, .item) { result, files in
-                        item(of: result, files: files) { item, error in handler.call(item, error) }
+                        item(of: result, files: files, in: crossed) { item, error in handler.call(item, error) }
                     }
                 }
             }
@@ -379,28 +390,30 @@ enum ProviderMirror {
         }
     }
 
-    /// Hands `body` a path to the file a result carries, valid until `body` returns: a link, named as the other
-    /// side named the file, to the descriptor's `/proc/self/fd` entry, so that nothing is copied to give it a
-    /// path. The link and its directory are removed when `body` returns.
-    static func withFile(_ result: LoadResult, files: [OpenFile], _ body: (URL?, Bool, NSError?) -> Void) {
+    /// Hands `body` the file a result carries, as the one process gave it: a regular file (or directory) of the
+    /// receiving side's own, copied from the descriptor (a reflink where the file system has them), named as the
+    /// other side named it, so that everything a consumer does with a file — its size, a copy or move of it,
+    /// a link to it — works as it would have. A `.file` load's copy is removed when `body` returns, as a
+    /// provider removes its copy when its handler returns; one kept (an item, a file opened in place) stays
+    /// while `files` does.
+    static func withFile(_ result: LoadResult, files: [OpenFile], in crossed: CrossedFiles, keeping: Bool,
+                         _ body: (URL?, Bool, NSError?) -> Void) {
         guard case .file(let name, let inPlace) = result, let file = files.first else {
             if case .failed(let remote) = result { return body(nil, false, nsError(remote)) }
             return body(nil, false, error(.unexpectedValueClassError, "the other side answered a file load with \(result.kindName)"))
         }
-        let target = URL(fileURLWithPath: "/proc/self/fd/\(file.descriptor)")
-        guard let directory = try? TemporaryDirectory(in: nil) else { return body(target, inPlace, nil) }
-        defer { directory.remove() }
-        let link = directory.url.appendingPathComponent(safeName(name))
-        if (try? FileSystem.createSymbolicLink(at: link, to: target.path)) != nil {
-            body(link, inPlace, nil)
-        } else {
-            body(target, inPlace, nil)
+        let copy: URL
+        do {
+            copy = try crossed.copy(file, named: safeName(name))
+        } catch {
+            return body(nil, inPlace, Self.error(.itemUnavailableError, "the file \(name) could not be copied across: \(error)"))
         }
-        withExtendedLifetime(file) {}
+        defer { if !keeping { try? FileSystem.removeTree(copy.deletingLastPathComponent()) } }
+        body(copy, inPlace, nil)
     }
 
-    /// The legacy item a result stands for, handed to `body` (a file URL valid until `body` returns).
-    static func item(of result: LoadResult, files: [OpenFile], _ body: ((any NSSecureCoding)?, NSError?) -> Void) {
+    /// The legacy item a result stands for, handed to `body` (a file URL to a copy kept in `crossed`).
+    static func item(of result: LoadResult, files: [OpenFile], in crossed: CrossedFiles, _ body: ((any NSSecureCoding)?, NSError?) -> Void) {
         switch result {
         case .url(let string):
             guard let url = NSURL(string: string) else { return body(nil, error(.unexpectedValueClassError, "\"\(string)\" is not a URL")) }
@@ -429,7 +442,7 @@ enum ProviderMirror {
                 body(nil, Self.error(.unexpectedValueClassError, "a property list that does not read: \(error)"))
             }
         case .file:
-            withFile(result, files: files) { url, _, error in body(url.map { $0 as NSURL }, error) }
+            withFile(result, files: files, in: crossed, keeping: true) { url, _, error in body(url.map { $0 as NSURL }, error) }
         case .stream(let name):
             body(nil, error(.unexpectedValueClassError, "the stream \(name) where an item was expected"))
         case .failed(let remote):
@@ -454,7 +467,7 @@ enum ProviderMirror {
     }
 
     /// A name the other side gave that is safe as one path component.
-    private static func safeName(_ name: String) -> String {
+    static func safeName(_ name: String) -> String {
         name.isEmpty || name == "." || name == ".." || name.contains("/") ? "file" : name
     }
 }
@@ -463,6 +476,7 @@ enum ProviderMirror {
 /// provider, with the type the extension asked for.
 private final class ForwardingItemProvider: NSItemProvider, @unchecked Sendable {
     private let fetch: Fetch
+    let crossed = CrossedFiles()
 
     init(fetch: @escaping Fetch) {
         self.fetch = fetch
@@ -490,22 +504,53 @@ private final class ForwardingItemProvider: NSItemProvider, @unchecked Sendable 
     override func loadFileRepresentation(forTypeIdentifier typeIdentifier: String,
                                          completionHandler: @escaping @Sendable (URL?, (any Error)?) -> Void) -> Progress {
         forward(typeIdentifier, .file) { result, files in
-            ProviderMirror.withFile(result, files: files) { url, _, error in completionHandler(url, error) }
+            ProviderMirror.withFile(result, files: files, in: self.crossed, keeping: false) { url, _, error in completionHandler(url, error) }
         }
     }
 
     override func loadInPlaceFileRepresentation(forTypeIdentifier typeIdentifier: String,
                                                 completionHandler: @escaping @Sendable (URL?, Bool, (any Error)?) -> Void) -> Progress {
         forward(typeIdentifier, .fileInPlace) { result, files in
-            ProviderMirror.withFile(result, files: files) { url, inPlace, error in completionHandler(url, inPlace, error) }
+            ProviderMirror.withFile(result, files: files, in: self.crossed, keeping: true) { url, inPlace, error in completionHandler(url, inPlace, error) }
         }
     }
 
     override func loadItem(forTypeIdentifier typeIdentifier: String, options: [AnyHashable: Any]? = nil,
                            completionHandler: (@Sendable ((any NSSecureCoding)?, (any Error)?) -> Void)? = nil) {
         _ = forward(typeIdentifier, .item) { result, files in
-            ProviderMirror.item(of: result, files: files) { item, error in completionHandler?(item, error) }
+            ProviderMirror.item(of: result, files: files, in: self.crossed) { item, error in completionHandler?(item, error) }
         }
+    }
+}
+
+/// The files a provider's loads received, each copied out of the descriptor that carried it into a directory
+/// of its own; the directory is made at the first and removed, with everything in it, when the provider (and
+/// any load still holding this) is gone.
+final class CrossedFiles: Sendable {
+    private let directory = Locked<TemporaryDirectory?>(nil)
+
+    /// A copy of the regular file or directory `file` is open on, at a new path whose last component is `name`.
+    func copy(_ file: OpenFile, named name: String) throws(SystemError) -> URL {
+        let parent = try directory.withLock { directory throws(SystemError) in
+            if directory == nil { directory = try TemporaryDirectory(prefix: "OpenSharing-crossed-") }
+            return directory!.url
+        }
+        let destination = try FileSystem.createUniqueDirectory(in: parent, prefix: "load-").appending(component: name)
+        // A description of its own, so no offset is shared with another load of the same descriptor.
+        let source = try file.reopened()
+        switch try source.status().kind {
+        case .regular:
+            try FileCopier.copy(from: source, to: destination)
+        case .directory:
+            try TreeCopier.copyTree(from: URL(fileURLWithPath: "/proc/self/fd/\(source.descriptor)/."), to: destination)
+        case .symbolicLink, .other:
+            throw SystemError(.copy, .wrongKind("not a regular file or directory"), path: name)
+        }
+        return destination
+    }
+
+    deinit {
+        directory.withLock { $0?.remove() }
     }
 }
 

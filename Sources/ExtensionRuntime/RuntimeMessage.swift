@@ -113,9 +113,10 @@ package struct RemoteError: Equatable, Sendable, Error, CustomStringConvertible 
 package struct WireItem: Equatable, Sendable {
     package var title: String?
     package var contentText: String?
-    package var attachments: [WireAttachment]
+    /// `nil` when the item has none, as an `NSExtensionItem`'s may be: distinct from an empty array.
+    package var attachments: [WireAttachment]?
 
-    package init(title: String? = nil, contentText: String? = nil, attachments: [WireAttachment]) {
+    package init(title: String? = nil, contentText: String? = nil, attachments: [WireAttachment]?) {
         self.title = title
         self.contentText = contentText
         self.attachments = attachments
@@ -261,8 +262,13 @@ private struct WireWriter {
         for item in items {
             optional(item.title)
             optional(item.contentText)
-            u32(UInt32(item.attachments.count))
-            for attachment in item.attachments {
+            guard let attachments = item.attachments else {
+                u8(0)
+                continue
+            }
+            u8(1)
+            u32(UInt32(attachments.count))
+            for attachment in attachments {
                 optional(attachment.suggestedName)
                 u32(UInt32(attachment.representations.count))
                 for representation in attachment.representations {
@@ -371,9 +377,16 @@ private struct WireReader {
 
     mutating func items() throws(ProtocolViolation) -> [WireItem] {
         var items: [WireItem] = []
-        for _ in 0..<(try count(minimumSize: 6)) {
+        for _ in 0..<(try count(minimumSize: 3)) {
             let title = try optional()
             let contentText = try optional()
+            switch try u8() {
+            case 0:
+                items.append(WireItem(title: title, contentText: contentText, attachments: nil))
+                continue
+            case 1: break
+            case let flag: throw ProtocolViolation("attachments flag \(flag) at byte \(position - 1)")
+            }
             var attachments: [WireAttachment] = []
             for _ in 0..<(try count(minimumSize: 5)) {
                 let suggestedName = try optional()

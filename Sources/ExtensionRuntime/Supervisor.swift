@@ -330,9 +330,11 @@ final class Supervisor {
                 let item = NSExtensionItem()
                 item.attributedTitle = wire.title.map { NSAttributedString(string: $0) }
                 item.attributedContentText = wire.contentText.map { NSAttributedString(string: $0) }
-                var providers: [NSItemProvider] = []
-                for attachment in wire.attachments { providers.append(try ProviderMirror.carriedProvider(for: attachment, files: &remaining)) }
-                item.attachments = providers
+                if let attachments = wire.attachments {
+                    var providers: [NSItemProvider] = []
+                    for attachment in attachments { providers.append(try ProviderMirror.carriedProvider(for: attachment, files: &remaining)) }
+                    item.attachments = providers
+                }
                 returned.append(item)
             }
             self.returned = ProviderMirror.records(of: items, files: files)
@@ -352,7 +354,7 @@ final class Supervisor {
 
     private lazy var loadsCount: Int = {
         guard case .request(let items) = request else { return 0 }
-        return items.reduce(0) { $0 + $1.attachments.count }
+        return items.reduce(0) { $0 + ($1.attachments?.count ?? 0) }
     }()
 }
 

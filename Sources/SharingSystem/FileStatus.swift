@@ -1,7 +1,7 @@
 package import Foundation
 import SystemPackage
 
-/// What the project needs to know of a file's status: its kind, size and modification time.
+/// What the project needs to know of a file's status: its kind, size, storage and modification time.
 package struct FileStatus: Sendable, Equatable {
     package enum Kind: Sendable, Equatable {
         case regular, directory, symbolicLink
@@ -11,6 +11,8 @@ package struct FileStatus: Sendable, Equatable {
 
     package var kind: Kind
     package var size: Int64
+    /// The bytes of storage the file takes: less than `size` for a sparse file.
+    package var allocatedSize: Int64
     package var modificationTime: Date
     /// The inode number, which with the device names the file.
     package var inode: UInt64
@@ -23,6 +25,7 @@ package struct FileStatus: Sendable, Equatable {
         default: kind = .other
         }
         size = status.size
+        allocatedSize = status.sizeAllocated
         inode = UInt64(status.inode.rawValue)
         let time = status.st_mtim
         modificationTime = Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9)

@@ -46,6 +46,13 @@ package final class OpenFile: Sendable {
         return file
     }
 
+    /// The same file opened anew for reading, through `/proc/self/fd`: a description of its own, so that
+    /// reading it moves no offset another holder of this descriptor shares.
+    package func reopened() throws(SystemError) -> OpenFile {
+        let link = "/proc/self/fd/\(descriptor)"
+        return OpenFile(descriptor: try Syscall.retrying(.open, path) { open(link, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }, path: path)
+    }
+
     /// Creates a new file for writing; fails with `.fileExists` when something is there.
     package static func creating(_ url: URL, permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]) throws(SystemError) -> OpenFile {
         let path = url.path

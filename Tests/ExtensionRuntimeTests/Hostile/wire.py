@@ -31,8 +31,8 @@ def complete(items):
     """items: [(title, content, [(name, [(type, form, result)])])]; returns (body, descriptors)."""
     body, fds = u32(len(items)), []
     for title, content, attachments in items:
-        body += optional(title) + optional(content) + u32(len(attachments))
-        for name, representations in attachments:
+        body += optional(title) + optional(content) + (b"\x00" if attachments is None else b"\x01" + u32(len(attachments)))
+        for name, representations in attachments or []:
             body += optional(name) + u32(len(representations))
             for type_identifier, form, result in representations:
                 tag, payload, descriptors = result

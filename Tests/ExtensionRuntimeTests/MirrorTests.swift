@@ -1,0 +1,71 @@
+@testable import ExtensionRuntime
+import Foundation
+import HostProfiles
+import OpenItemProvider
+import Testing
+
+/// What a host's share gives an extension must be the same in one process and across the boundary: the
+/// extension `ShareProber` probes every representation three ways (data, file, item) inside its process, and
+/// the test probes the same share here.
+@Suite("Every host behaviour survives the boundary")
+struct MirrorTests {
+    static let shares = ((try? FileManager.default.contentsOfDirectory(atPath: ExampleBundles.repository.appendingPathComponent("Examples/shares").path)) ?? [])
+        .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+
+    /// A probe's outcome as it can be compared across processes: a file the host can read reaches the
+    /// extension as a copy in its container, so only its name counts; a path the host cannot read must be
+    /// the same path exactly (Messages' unreadable attachment paths).
+    private static func comparable(_ outcome: ShareProbe.Outcome) -> String {
+        guard case .delivered(let text) = outcome, text.hasPrefix("NSURL file://"), let url = URL(string: String(text.dropFirst(6))),
+              FileManager.default.fileExists(atPath: url.path) || url.path.hasPrefix(Container.root.path + "/") else { return outcome.description }
+        return "NSURL file://…/\(url.lastPathComponent)"
+    }
+
+    private static func comparable(_ probe: ShareProbe) -> [String] {
+        probe.items.flatMap { item -> [String] in
+            ["item \(item.title ?? "-") \(item.contentText ?? "-") \(item.attachments.map { "\($0.count) attachments" } ?? "no attachments")"]
+                + (item.attachments ?? []).flatMap { attachment in
+                    attachment.representations.map { representation in
+                        "\(attachment.suggestedName ?? "-") \(representation.type): data \(comparable(representation.data)); "
+                            + "file \(comparable(representation.file)); item \(comparable(representation.item))"
+                    }
+                }
+        }
+    }
+
+    @Test("a host profile's share gives an extension process what it gives in one process, load by load", arguments: shares)
+    func sameAcrossTheBoundary(share: String) async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let here = await ShareProbe.probe(try ExampleBundles.share(share))
+        let bundle = try ExtensionBundle(url: ExampleBundles.make("ShareProber", in: directory))
+        let run = try await ExtensionHost().run(bundle, items: try ExampleBundles.share(share))
+        guard case .completed(let items) = run.outcome, let provider = items.first?.attachments?.first else {
+            Issue.record("\(run.outcome): \(run.log)")
+            return
+        }
+        let json = try #require(try await provider.loadItem(forTypeIdentifier: "public.json", options: nil) as Any as? String)
+        let there = try JSONDecoder().decode(ShareProbe.self, from: Data(json.utf8))
+        #expect(Self.comparable(there) == Self.comparable(here))
+    }
+
+    @Test("property-list items cross both ways: Safari's JavaScript results in, a dictionary back out")
+    func propertyListsBothWays() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try ExtensionBundle(url: ExampleBundles.make("ShareProber", in: directory))
+        let run = try await ExtensionHost().run(bundle, items: try ExampleBundles.share("safari-javascript"))
+        guard case .completed(let items) = run.outcome, let attachments = items.first?.attachments, attachments.count == 2 else {
+            Issue.record("\(run.outcome): \(run.log)")
+            return
+        }
+        // In: the extension's loadItem gave it a dictionary.
+        let json = try #require(try await attachments[0].loadItem(forTypeIdentifier: "public.json", options: nil) as Any as? String)
+        #expect(json.contains("NSDictionary keys NSExtensionJavaScriptPreprocessingResultsKey"))
+        // Out: the dictionary it returned loads here as one.
+        let returned = try #require(try await attachments[1].loadItem(forTypeIdentifier: "com.apple.property-list", options: nil) as? NSDictionary)
+        #expect(returned["items"] as? NSNumber == 1)
+        #expect(returned["probe"] as? NSString == json as NSString)
+        #expect(run.returned.map(\.form) == ["item", "item"])
+    }
+}
