@@ -34,7 +34,7 @@ demo: extensions
 	@Examples/demo.sh
 
 # Tests of concurrent code run a second time under the thread sanitizer (its own build folder).
-TSAN_TESTS := SharingSystemTests|ContentTypesTests|OpenItemProviderTests|SharingShimTests|ShareIntakeTests|ShareInboxTests|heifOrientations
+TSAN_TESTS := PackageSupportTests|SharingSystemTests|ContentTypesTests|OpenItemProviderTests|SharingShimTests|ShareIntakeTests|ShareInboxTests|heifOrientations
 
 # The compatibility suite (Tests/Compatibility): a package of its own, so that nothing it builds enters this
 # package's build, depending on a tagged clone of this checkout by version, as a user's package does.

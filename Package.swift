@@ -110,6 +110,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "PackageSupportTests", dependencies: ["PackageSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "PropertyListsTests",
             dependencies: ["PropertyLists", .product(name: "PropertyBased", package: "swift-property-based")],
