@@ -1,6 +1,7 @@
 import ExtensionManifest
 public import Foundation
 public import OpenItemProvider
+import SharingSystem
 
 /// The limits an extension runs under.
 public struct ExtensionLimits: Sendable, Equatable {
@@ -69,7 +70,7 @@ public enum InterruptionReason: Sendable, Equatable, CustomStringConvertible {
         case .memoryLimit(let limit, let peak): "over its memory limit of \(megabytes(limit)) (peak \(megabytes(peak)))"
         case .diskLimit(let limit, let used): "over its disk limit of \(megabytes(limit)) (\(megabytes(used)) used)"
         case .timeout(let phase): "out of time (\(phase.rawValue))"
-        case .crashed(let status): "crashed (\(status))"
+        case .crashed(let status): "\(status) before ending its request"
         case .protocolViolation(let detail): "protocol violation: \(detail)"
         }
     }
@@ -104,7 +105,7 @@ public enum ExitStatus: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .exited(let status): "exit status \(status)"
-        case .signalled(let signal): "killed by signal \(signal)"
+        case .signalled(let signal): "killed by signal \(signal) (\(signalName(signal)))"
         }
     }
 }

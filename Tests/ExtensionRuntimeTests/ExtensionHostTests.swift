@@ -56,7 +56,7 @@ struct ExtensionHostTests {
         let bundle = try ExtensionBundle(url: ExampleBundles.make("CrashesMidLoad", in: directory))
         let run = try await ExtensionHost().run(bundle, items: try ExampleBundles.share("photos"))
         guard case .interrupted(let reason) = run.outcome else { Issue.record("expected an interruption, got \(run.outcome)"); return }
-        #expect(reason == .crashed(.signalled(SIGABRT)))
+        #expect(reason == .crashed(.signalled(SIGILL)))
     }
 
     @Test("an extension over its memory limit is killed; the outcome gives the limit and the peak")

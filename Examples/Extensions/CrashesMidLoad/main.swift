@@ -1,5 +1,5 @@
 // For tests: an extension that asks the host for its first attachment's data and crashes while the load is
-// in flight.
+// in flight, with a fatal error, as Swift code stops on a device: its message and backtrace are its last words.
 import ExtensionRuntime
 import Foundation
 import OpenItemProvider
@@ -11,7 +11,7 @@ final class CrashesMidLoad: NSObject, NSExtensionRequestHandling {
             return context.completeRequest(returningItems: nil)
         }
         provider.loadDataRepresentation(forTypeIdentifier: type) { _, _ in }
-        abort()
+        fatalError("crashed with a load of \(type) in flight")
     }
 }
 
