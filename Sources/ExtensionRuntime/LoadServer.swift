@@ -24,8 +24,8 @@ final class LoadServer: Sendable {
         var records: [ExtensionLoad] = []
         /// The memory files handed over, by inode: the extension's footprint counts them once it maps them.
         var givenMemoryFiles: Set<UInt64> = []
-        /// The stops of the pumps still running.
-        var pumps: [Wakeup] = []
+        /// The pumps still running: each one's stop, and its end, resolved once its load's record is final.
+        var pumps: [(stop: Wakeup, ended: ReplyBox<Void>)] = []
         var ended = false
     }
 
@@ -98,11 +98,12 @@ final class LoadServer: Sendable {
         } catch {
             return deliver(id, .failure(error, ""), record: record)
         }
+        let ended = ReplyBox<Void>()
         let index = state.withLock { state -> Int? in
             state.pending.removeValue(forKey: id)
             guard !state.ended else { return nil }
             state.records.append(record)
-            state.pumps.append(stop)
+            state.pumps.append((stop, ended))
             return state.records.count - 1
         }
         guard let index else {
@@ -111,14 +112,24 @@ final class LoadServer: Sendable {
         outbox.send(.loaded(id: id, .stream(name: name)), files: [pipe.reading])
         let room = diskRoom()
         BlockingThreads.submit { [self] in
-            let pumped = try? StreamPipe.pump(from: source, into: pipe.writing, limit: max(0, room), stop: stop)
-            let bytes = pumped?.bytes ?? 0
+            let pumped = Result { () throws(SystemError) in
+                try StreamPipe.pump(from: source, into: pipe.writing, limit: max(0, room), stop: stop)
+            }
+            let bytes = (try? pumped.get().bytes) ?? 0
+            let failure: String? = switch pumped {
+            case .success((_, .sourceEnded)): nil
+            case .success((_, .limitReached)): "cut short at the disk budget after \(bytes) bytes"
+            case .success((_, .readerLeft)): "cut short: the extension let go of the stream after \(bytes) bytes"
+            case .success((_, .stopped)): "cut short: the request ended after \(bytes) bytes"
+            case .failure(let error): "the stream failed: \(error)"
+            }
             state.withLock { state in
                 state.records[index].size = Int(bytes)
-                if pumped?.end == .limitReached { state.records[index].failure = "cut short at the disk budget after \(bytes) bytes" }
-                state.pumps.removeAll { $0 === stop }
+                state.records[index].failure = failure
+                state.pumps.removeAll { $0.stop === stop }
             }
-            outbox.send(.streamEnded(id: id, bytes: UInt64(bytes), complete: pumped?.end == .sourceEnded))
+            ended.resolve(())
+            outbox.send(.streamEnded(id: id, bytes: UInt64(bytes), complete: failure == nil))
             // The writing end closes here, after the extension was told: it sees the end after the message.
             withExtendedLifetime(pipe.writing) {}
         }
@@ -143,14 +154,16 @@ final class LoadServer: Sendable {
     }
 
     /// The request is over: pending loads are cancelled (outside the lock: a cancelled load answers, and an
-    /// answer takes it), pumps stopped, and later loads refused.
+    /// answer takes it), pumps stopped and waited for (a pump sees its stop at once), so that every load's
+    /// record is final, and later loads refused. On a thread that may block.
     func end() {
         let (pending, pumps) = state.withLock { state in
             state.ended = true
-            defer { state.pending.removeAll(); state.pumps.removeAll() }
+            defer { state.pending.removeAll() }
             return (state.pending.values.compactMap { $0 }, state.pumps)
         }
         pending.forEach { $0.cancel() }
-        pumps.forEach { $0.signal() }
+        pumps.forEach { $0.stop.signal() }
+        for pump in pumps { _ = pump.ended.wait(timeout: .seconds(5)) }
     }
 }

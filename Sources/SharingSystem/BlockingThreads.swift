@@ -9,7 +9,7 @@ import Foundation
 /// never waits behind another that blocks.
 package enum BlockingThreads {
     /// What the layer's threads are called, as a debugger or `top -H` shows them.
-    static let threadName = "OS blocking"
+    package static let threadName = "OS blocking"
 
     /// The name the system shows for the calling thread.
     package static var currentThreadName: String {
@@ -23,7 +23,7 @@ package enum BlockingThreads {
     }
 
     /// How long an idle thread waits for work before it ends.
-    static let idleLifetime: TimeInterval = 10
+    package static let idleLifetime: Double = 10
 
     private static let pool = Pool()
 

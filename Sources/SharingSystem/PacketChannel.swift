@@ -201,7 +201,9 @@ package enum StreamPipe {
     /// past `stop`. The bytes copied, and how it ended.
     package static func pump(from source: OpenFile, into pipe: OpenFile, limit: Int64, stop: Wakeup) throws(SystemError) -> (bytes: Int64, end: PumpEnd) {
         _ = fcntl(pipe.descriptor, F_SETFL, fcntl(pipe.descriptor, F_GETFL) | O_NONBLOCK)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileCopier.chunkSize, alignment: 64)
+        // A pipe holds far less than a chunk: a buffer of a read/write copy's size, which the allocator keeps
+        // no more of after a run than it hands out.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileCopier.bufferSize, alignment: 64)
         defer { buffer.deallocate() }
         var total: Int64 = 0
         while true {

@@ -368,8 +368,11 @@ private final class Spawner: @unchecked Sendable {
     private var jobs: [() -> Void] = []
 
     private init() {
-        let thread = Thread { [unowned self] in loop() }
-        thread.name = "opensharing.spawn"
+        // Named by the thread itself: a thread takes its creator's kernel name, which Foundation's `name` leaves.
+        let thread = Thread { [unowned self] in
+            csharing_set_thread_name("OS spawn")
+            loop()
+        }
         thread.start()
     }
 

@@ -54,6 +54,59 @@ enum HostileBundle {
     }
 }
 
+extension HostileBundle {
+    /// One hostile extension as the reliability suite runs it: its script, what the script's `{KEY}`s become,
+    /// and the share it is given.
+    struct Entry: Sendable {
+        var script: String
+        var substitutions: [String: String] = [:]
+        var endlessStream = false
+
+        /// Its bundle's name: the script's, without the extension.
+        var name: String { script.replacingOccurrences(of: ".py", with: "").replacingOccurrences(of: "-", with: "") }
+    }
+
+    /// Every script in `Hostile/`, with what it needs; `outside` is a directory for the removal race to aim at.
+    static func catalogue(outside: URL) -> [Entry] {
+        [
+            Entry(script: "capabilities.py"), Entry(script: "children-memory.py"), Entry(script: "empty-packet.py"),
+            Entry(script: "many-processes.py"), Entry(script: "memfd-memory.py"),
+            Entry(script: "memory-length.py", substitutions: ["LENGTH": "18446744073709551615"]),
+            Entry(script: "outbox-flood.py"), Entry(script: "plist-dag.py", substitutions: ["DEPTH": "40"]),
+            Entry(script: "read-file.py", substitutions: ["MARKER": "PATH="]),
+            Entry(script: "removal-race.py", substitutions: ["OUTSIDE": outside.path]),
+            Entry(script: "returned-url.py", substitutions: ["URL": "file:///usr/share/doc"]),
+            Entry(script: "signal-host.py", substitutions: ["SIGNAL": "SIGKILL", "HOST": "\(getpid())"]),
+            Entry(script: "sparse-file.py", substitutions: ["SIZE": "2000000000"]),
+            Entry(script: "stream-hostage.py", endlessStream: true), Entry(script: "unsealed-memfd.py"),
+        ]
+    }
+
+    /// A share of one attachment whose file never ends (`/dev/zero`): the host answers a load of it with a
+    /// stream.
+    static func endlessStream() -> [NSExtensionItem] {
+        let provider = NSItemProvider()
+        provider.suggestedName = "zero.bin"
+        provider.registerFileRepresentation(forTypeIdentifier: "public.data", fileOptions: [], visibility: .all) { completion in
+            completion(URL(fileURLWithPath: "/dev/zero"), false, nil)
+            return nil
+        }
+        let item = NSExtensionItem()
+        item.attachments = [provider]
+        return [item]
+    }
+
+    /// Runs `entry` once in `directory`: its outcome, or `nil` when the host did not return within a minute.
+    static func run(_ entry: Entry, in directory: URL) async throws -> ExtensionRun? {
+        let bundle = try make(entry.script, in: directory, named: entry.name, entry.substitutions)
+        defer { try? FileManager.default.removeItem(at: bundle) }
+        let items = entry.endlessStream ? endlessStream() : try ExampleBundles.share("safari")
+        // Many stay after ending the request: a short afterward, so that a round takes seconds, not minutes.
+        let limits = ExtensionLimits(memory: 120 << 20, afterCompletion: .milliseconds(200), grace: .milliseconds(100))
+        return try await run(bundle, items: items, host: ExtensionHost(limits: limits, openURL: { _ in true }))
+    }
+}
+
 @Suite("A hostile extension: one outcome, nothing harmed, nothing left")
 struct HostileExtensionTests {
     private func violation(_ run: ExtensionRun?) -> String? {
@@ -129,6 +182,26 @@ struct HostileExtensionTests {
         }
     }
 
+    @Test("4. an extension signalling its parent and its host, with SIGKILL or SIGSTOP, in a PID namespace or not: refused; the host supervises on",
+          arguments: [("SIGKILL", true), ("SIGSTOP", true), ("SIGKILL", false), ("SIGSTOP", false)])
+    func signalsTheHost(signal: String, pidNamespace: Bool) async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let host = getpid()
+        let bundle = try HostileBundle.make("signal-host.py", in: directory, named: "Signaller", ["SIGNAL": signal, "HOST": "\(host)"])
+        var extensionHost = ExtensionHost()
+        extensionHost.allowsPIDNamespace = pidNamespace
+        let run = try #require(try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari"), host: extensionHost))
+        let said = try #require(HostileBundle.report(run), "\(run.outcome): \(run.log)")
+        // The parent is the runtime's init: number 1 in the namespace, else a process outside the extension's
+        // Landlock domain. The host is outside the domain too; in a namespace its number names nothing.
+        let parent = pidNamespace ? "parent 1: refused (Operation not permitted)" : "refused (Operation not permitted)"
+        let toHost = pidNamespace && run.sandbox.pidNamespace ? "host \(host): refused (No such process)" : "host \(host): refused (Operation not permitted)"
+        #expect(said.hasPrefix("parent ") && said.contains(parent) && said.hasSuffix(toHost), "\(said)")
+        #expect(run.sandbox.landlock >= 6)
+        #expect(HostileBundle.processes(of: bundle).isEmpty)
+    }
+
     @Test("5. a property list whose arrays share their children 40 levels deep is a protocol violation, at once")
     func sharedSubtrees() async throws {
         let directory = try ExampleBundles.directory()
@@ -184,6 +257,21 @@ struct HostileExtensionTests {
         #expect((item as? NSURL)?.absoluteString == "file:///usr/share/doc")
     }
 
+    @Test("8. a stream's pipe handed to a grandchild that never reads it: the run ends, and the pump with it")
+    func streamHostage() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try HostileBundle.make("stream-hostage.py", in: directory, named: "Hostage")
+        let run = try #require(try await HostileBundle.run(bundle, items: HostileBundle.endlessStream()))
+        guard case .completed = run.outcome else { Issue.record("\(run.outcome): \(run.log)"); return }
+        // The pump stopped when the run ended, the pipe full and nobody reading: cut short, not drained.
+        let load = try #require(run.loads.first, "\(run.loads)")
+        #expect(load.form == "stream")
+        #expect(load.failure?.hasPrefix("cut short") == true, "\(load)")
+        #expect(HostileBundle.processes(of: bundle).isEmpty)
+        #expect(ProcessCensus.containers(of: "Hostage").isEmpty)
+    }
+
     @Test("10. no capabilities: a file in the container cannot be made immutable")
     func capabilities() async throws {
         let directory = try ExampleBundles.directory()
@@ -199,17 +287,10 @@ struct HostileExtensionTests {
     func endlessStream() async throws {
         let directory = try ExampleBundles.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let provider = NSItemProvider()
-        provider.suggestedName = "zero.bin"
-        provider.registerFileRepresentation(forTypeIdentifier: "public.data", fileOptions: [], visibility: .all) { completion in
-            completion(URL(fileURLWithPath: "/dev/zero"), false, nil)
-            return nil
-        }
-        let item = NSExtensionItem()
-        item.attachments = [provider]
         let bundle = try ExtensionBundle(url: ExampleBundles.make("FileSaver", in: directory))
         let limits = ExtensionLimits(memory: 120 << 20, disk: 64 << 20)
-        let run = try await ExtensionHost(limits: limits, appGroupContainers: directory.appendingPathComponent("groups")).run(bundle, items: [item])
+        let run = try await ExtensionHost(limits: limits, appGroupContainers: directory.appendingPathComponent("groups"))
+            .run(bundle, items: HostileBundle.endlessStream())
         let load = try #require(run.loads.first { $0.form == "stream" }, "\(run.loads)")
         #expect((load.size ?? .max) <= 64 << 20)
         #expect(load.failure?.hasPrefix("cut short at the disk budget") == true, "\(load)")

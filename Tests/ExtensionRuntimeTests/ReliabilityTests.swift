@@ -1,4 +1,5 @@
 import ExtensionRuntime
+import SharingSystem
 import Foundation
 import OpenItemProvider
 import Testing
@@ -59,6 +60,14 @@ enum ProcessCensus {
         descendants(of: getpid()).filter { child in
             isAlive(child) && ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child)/exe"))?.hasPrefix(directory.path) ?? false)
         }
+    }
+
+    /// This process's threads of the platform layer's pool (named "OS blocking"): a pump or a wait that never
+    /// ends keeps one forever; an idle one ends within `BlockingThreads.idleLifetime`.
+    static var blockingThreads: Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []).filter { task in
+            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?.hasPrefix(BlockingThreads.threadName) == true
+        }.count
     }
 
     /// What each open descriptor is.
@@ -266,6 +275,57 @@ struct ReliabilityTests {
         let next = try ExtensionBundle(url: ExampleBundles.make("Uppercase", in: directory))
         _ = try await ExtensionHost().run(next, items: [])
         #expect(!ProcessCensus.containers(of: "NeverCompletes").contains { $0.hasPrefix(leftBehind) })
+    }
+
+    @Test("every hostile extension twice in a row: each run returns, and no process, descriptor, thread or container is left")
+    func hostileTwice() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outside = directory.appendingPathComponent("outside")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        for n in 0..<200 { FileManager.default.createFile(atPath: outside.appendingPathComponent("f\(n)").path, contents: Data("keep".utf8)) }
+        let catalogue = HostileBundle.catalogue(outside: outside)
+        // What the process opens once, lazily, is open before the count.
+        _ = try await ExtensionHost().run(ExtensionBundle(url: ExampleBundles.make("Uppercase", in: directory)), items: [])
+        let descriptors = ProcessCensus.runtimeDescriptors
+        for round in 1...2 {
+            for entry in catalogue {
+                let run = try await HostileBundle.run(entry, in: directory)
+                #expect(run != nil, "\(entry.script), round \(round): the host did not return within a minute")
+                #expect(HostileBundle.processes(of: directory).isEmpty, "\(entry.script), round \(round)")
+                #expect(ProcessCensus.containers(of: entry.name).isEmpty, "\(entry.script), round \(round)")
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).count == 200)
+        #expect(await ProcessCensus.descriptorsSettle(atMost: descriptors), "\(ProcessCensus.descriptorTargets)")
+        // Idle threads of the pool end on their own; one still there after that is held by something.
+        let deadline = ContinuousClock.now + .seconds(BlockingThreads.idleLifetime + 3)
+        while ProcessCensus.blockingThreads > 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(ProcessCensus.blockingThreads == 0)
+    }
+
+    @Test("100 hostile runs: the host's resident memory ends within 2 MB of where it started")
+    func hostileMemory() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outside = directory.appendingPathComponent("outside")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        let catalogue = HostileBundle.catalogue(outside: outside)
+        // One round to warm up: what the process allocates once (caches, the pool's threads) is there before.
+        for entry in catalogue { _ = try await HostileBundle.run(entry, in: directory) }
+        let before = heldMemory()
+        for index in 0..<100 { _ = try await HostileBundle.run(catalogue[index % catalogue.count], in: directory) }
+        let after = heldMemory()
+        #expect(after - before < 2 << 20, "grew from \(before >> 10) KB to \(after >> 10) KB")
+    }
+
+    /// This process's resident memory once the allocator has given back what it keeps free (`malloc_trim`):
+    /// what the process holds, without the free memory each of the allocator's arenas keeps for later, which
+    /// varies by up to 20 MB with which threads last allocated and is no leak.
+    private func heldMemory() -> Int {
+        typealias Trim = @convention(c) (Int) -> Int32
+        if let trim = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim") { _ = unsafeBitCast(trim, to: Trim.self)(0) }
+        return residentMemory()
     }
 
     /// This process's resident memory, in bytes.

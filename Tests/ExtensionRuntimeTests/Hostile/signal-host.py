@@ -1,12 +1,15 @@
-# Sends SIGNAL to its parent, which is the host unless the runtime put something between them, then completes.
+# Sends SIGNAL to its parent (the host, unless the runtime put something between them) and to the host by its
+# own number, HOST, then cancels saying what each attempt did.
 from wire import *
 import signal, time
 host = connect()
-try:
-    os.kill(os.getppid(), signal.{SIGNAL})
-    said = "sent"
-except OSError as error:
-    said = "refused (%s)" % error.strerror
+def attempt(process):
+    try:
+        os.kill(process, signal.{SIGNAL})
+        return "%d: sent" % process
+    except OSError as error:
+        return "%d: refused (%s)" % (process, error.strerror)
+said = "parent " + attempt(os.getppid()) + "; host " + attempt({HOST})
 time.sleep(0.2)
-cancel_saying(host, "parent %d: %s" % (os.getppid(), said))
+cancel_saying(host, said)
 stay()
