@@ -109,11 +109,7 @@ struct ReceiveCommand: AsyncParsableCommand {
         for thing in things {
             if let url = URL(string: thing), let scheme = url.scheme, scheme.count > 1 { options.urls.append(thing) } else { options.files.append(thing) }
         }
-        if options.isGiven {
-            let (fixture, base) = try options.fixture()
-            return (try fixture.makeItems(relativeTo: base), fixture.host)
-        }
-        return (try options.plainItems(), nil)
+        return try options.share()
     }
 
     static func table(_ report: IntakeReport) -> String {

@@ -26,6 +26,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("memory-limit"), help: ArgumentHelp("The memory limit (default: the extension point's, 120MB for share and action extensions).", valueName: "size"))
     var memoryLimit: ByteCount?
 
+    @Option(name: .customLong("disk-limit"), help: ArgumentHelp("The most the extension's container may hold, streams it is sent included (default 4GB).", valueName: "size"))
+    var diskLimit: ByteCount?
+
     @Option(help: ArgumentHelp("Seconds the extension has to end the request (default 60).", valueName: "seconds"))
     var timeout: Double?
 
@@ -44,6 +47,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds.") }
         if let memoryLimit, memoryLimit.bytes < 1 << 20 { throw ValidationError("--memory-limit must be at least 1MB.") }
+        if let diskLimit, diskLimit.bytes < 1 << 20 { throw ValidationError("--disk-limit must be at least 1MB.") }
     }
 
     func run() async throws {
@@ -69,6 +73,7 @@ struct RunCommand: AsyncParsableCommand {
         let items = try source.items()
         var limits = ExtensionLimits.defaults(forExtensionPoint: extensionBundle.extensionPointIdentifier)
         if let memoryLimit { limits.memory = memoryLimit.bytes }
+        if let diskLimit { limits.disk = diskLimit.bytes }
         if let timeout { limits.request = .milliseconds(Int(timeout * 1000)) }
         let host = ExtensionHost(limits: limits, appGroupContainers: appGroup.map { URL(fileURLWithPath: $0, isDirectory: true) },
                                  cgroup: cgroup.map { URL(fileURLWithPath: $0, isDirectory: true) }, openURL: { _ in true })

@@ -42,10 +42,22 @@ struct ShareOptions: ParsableArguments {
     /// The share's items, as the host makes them; without a host or fixture, the files, URLs and text as
     /// they are (`plainItems()`).
     func items() throws(BadInput) -> [NSExtensionItem] {
-        guard isGiven else { return try plainItems() }
+        try share().items
+    }
+
+    /// The share's items and the host that shares them (none for the files, URLs and text as they are).
+    func share() throws(BadInput) -> (items: [NSExtensionItem], host: String?) {
+        // What no host shares, whoever is said to share it: a process's insides, the kernel's, a disk.
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        for path in files {
+            if let refusal = ShareFixture.refusal(of: URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL) {
+                throw BadInput("--file \(refusal)")
+            }
+        }
+        guard isGiven else { return (try plainItems(), nil) }
         do {
             let (fixture, base) = try fixture()
-            return try fixture.makeItems(relativeTo: base)
+            return (try fixture.makeItems(relativeTo: base), fixture.host)
         } catch {
             throw BadInput("\(error)")
         }
@@ -53,14 +65,13 @@ struct ShareOptions: ParsableArguments {
 
     /// One item holding the files (openable in place, named by their file names) and URLs as they are, with
     /// the first text as its content and the title as its title: no host's habits.
-    func plainItems() throws(BadInput) -> [NSExtensionItem] {
+    private func plainItems() throws(BadInput) -> [NSExtensionItem] {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let item = NSExtensionItem()
         var attachments: [NSItemProvider] = []
         for path in files {
             let url = URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL
             guard FileManager.default.fileExists(atPath: url.path) else { throw BadInput("\(path): no such file or directory") }
-            if let refusal = ShareFixture.refusal(of: url) { throw BadInput("--file \(refusal)") }
             let provider = NSItemProvider(contentsOf: url, contentType: nil, openInPlace: true)
             provider.suggestedName = url.lastPathComponent
             attachments.append(provider)

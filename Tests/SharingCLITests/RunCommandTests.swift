@@ -44,5 +44,56 @@ struct RunCommandTests {
             #expect(result.standardError == "sharing: error: --app-group \(file.path): not a directory\n")
         }
     }
+
+    @Test("--disk-limit bounds a stream the extension is sent: drained to the limit, the load's failure says so, in JSON")
+    func diskLimit() async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("FileSaver", in: directory)
+            let result = try await Sharing.run(["run", bundle.path, "--file", "/dev/zero", "--disk-limit", "8MB",
+                                                "--app-group", directory.appending(path: "groups").path, "--json"])
+            #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            let load = try #require((report["loads"] as? [[String: Any]])?.first)
+            #expect(load["form"] as? String == "stream")
+            #expect(load["size"] as? Int == 8 << 20)
+            #expect(load["failure"] as? String == "cut short at the disk budget after \(8 << 20) bytes")
+            #expect(report["status"] as? String == "completed")
+        }
+    }
+
+    @Test("a limit below a megabyte is bad input: exit status 2, the option named", arguments: ["--disk-limit", "--memory-limit"])
+    func tinyLimit(option: String) async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("Uppercase", in: directory)
+            let result = try await Sharing.run(["run", bundle.path, "--text", "hi", option, "10KB"])
+            #expect(result.status == 2)
+            #expect(result.standardError.contains("\(option) must be at least 1MB."), "\(result.standardError)")
+        }
+    }
+
+    @Test("a file of /proc, whoever shares it, is bad input: exit status 2, the option and the path named", arguments: [[], ["--host", "files"]])
+    func procFile(host: [String]) async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("Uppercase", in: directory)
+            let result = try await Sharing.run(["run", bundle.path, "--file", "/proc/self/environ"] + host)
+            #expect(result.status == 2)
+            #expect(result.standardError == "sharing: error: --file /proc/self/environ is on /proc, which is not shared\n")
+        }
+    }
+
+    @Test("an extension over its memory limit, in JSON: the status word, the reason, the signal, its last words; exit status 1")
+    func interruptedJSON() async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("MemoryHog", in: directory)
+            let result = try await Sharing.run(["run", bundle.path, "--host", "notes", "--text", "x", "--memory-limit", "64MB", "--json"])
+            #expect(result.status == 1)
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            #expect(report["status"] as? String == "interrupted-memory")
+            #expect((report["reason"] as? String)?.hasPrefix("over its memory limit of 64.0 MB (peak ") == true, "\(report)")
+            #expect(report["exitStatus"] as? String == "killed by signal 9 (SIGKILL)")
+            #expect(report["log"] is [String])
+            #expect((report["peakFootprint"] as? Int ?? 0) > 64 << 20)
+        }
+    }
 }
 #endif
