@@ -34,8 +34,13 @@ public struct InboxItem: Sendable, Equatable {
         self.manifest = manifest
     }
 
-    /// Reads the item in `directory`, whose name is its identifier.
+    /// Reads the item in `directory`, whose name is its identifier. A link in its place is no item: whoever
+    /// can write the inbox (an extension, in its app group) could otherwise point one anywhere.
     init(directory: URL, state: State) throws(InboxError) {
+        let kind = try InboxError.wrap { () throws(SystemError) in try FileSystem.status(directory, followingLinks: false)?.kind }
+        guard kind == .directory else {
+            throw InboxError(.damagedManifest, "\(directory.path) is not an item's directory", path: directory.path)
+        }
         let file = directory.appending(component: "manifest.json")
         let data = try InboxError.wrap { () throws(SystemError) in
             try OpenFile.reading(file, followingLinks: false).readAll(limit: Self.maximumManifestSize)

@@ -210,6 +210,21 @@ struct ShareInboxTests {
         }
     }
 
+    @Test("a link planted in new/ under an identifier's name, to a real item elsewhere: not listed, and claiming it fails by code")
+    func plantedLink() async throws {
+        try await withInbox { inbox in
+            // A real item of another inbox: a manifest the reader would take, were the link followed.
+            let elsewhere = try ShareInbox(at: inbox.url.deletingLastPathComponent().appendingPathComponent("elsewhere-\(UUID().uuidString)"))
+            defer { try? FileManager.default.removeItem(at: elsewhere.url) }
+            let item = try await deliver("not yours", into: elsewhere)
+            try FileManager.default.createSymbolicLink(at: inbox.url.appendingPathComponent("new/\(item.id)"), withDestinationURL: item.url)
+            #expect(try inbox.pending().isEmpty)
+            #expect(try inbox.claimNext() == nil)
+            await expect(.damagedManifest) { () throws(InboxError) in try inbox.claim(id: item.id) }
+            #expect(try elsewhere.pending().map(\.id) == [item.id])
+        }
+    }
+
     @Test("identifiers from outside are checked before they name a path", arguments: ["../../etc", "x", "0019a6b2c3d4e.1.zzzzzzzz", "/tmp/x", ""])
     func hostileIdentifiers(_ id: String) async throws {
         try await withInbox { inbox in
