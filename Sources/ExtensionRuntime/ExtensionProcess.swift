@@ -1,6 +1,7 @@
 import ExtensionManifest
 public import Foundation
 public import OpenItemProvider
+import PackageSupport
 import SharingSystem
 
 /// The entry point of an extension's executable: there is no Objective-C runtime to find
@@ -39,13 +40,22 @@ public enum ExtensionProcess {
         }
         let context = NSExtensionContext(inputItems: connection.inputItems(request))
         context.openURLHandler = { url, reply in connection.open(url, reply) }
-        connection.startReading()
+        // The process ends when its host goes away before the request has ended; else once the request has
+        // ended, what the main queue held then has run, and the host, having read the outcome (and measured the
+        // process), has closed the connection.
+        let ending = Locked((requestEnded: false, drained: false, hostGone: false))
+        connection.startReading {
+            if ending.withLock({ state in state.hostGone = true; return !state.requestEnded || state.drained }) { exit(0) }
+        }
         Task.detached {
             let outcome = await context.requestEnded()
+            ending.withLock { $0.requestEnded = true }
             // The returned items load through callbacks; nothing here waits on a thread.
             connection.send(outcome) {
-                // What the extension queued on the main queue before it ended the request still runs; then exit.
-                DispatchQueue.main.async { exit(0) }
+                // What the extension queued on the main queue before it ended the request still runs.
+                DispatchQueue.main.async {
+                    if ending.withLock({ state in state.drained = true; return state.hostGone }) { exit(0) }
+                }
             }
         }
         DispatchQueue.main.async {

@@ -63,10 +63,10 @@ final class HostConnection: Sendable {
         return items
     }
 
-    /// Reads the host's answers on a thread of the platform layer's, until the host goes away (then the
-    /// process ends, as an extension does when its host dies) or sends what this runtime cannot read (then the
-    /// process says why and ends with `unreadableHostStatus`).
-    func startReading() {
+    /// Reads the host's answers on a thread of the platform layer's, until the host closes the connection or
+    /// goes away (then every pending load ends, and `closed` says so) or sends what this runtime cannot read
+    /// (then the process says why and ends with `unreadableHostStatus`).
+    func startReading(closed: @escaping @Sendable () -> Void) {
         BlockingThreads.submit { [self] in
             while true {
                 let packet: PacketChannel.Packet
@@ -85,7 +85,7 @@ final class HostConnection: Sendable {
                 }
             }
             endAll()
-            exit(0)
+            closed()
         }
     }
 

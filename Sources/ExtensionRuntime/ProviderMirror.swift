@@ -34,7 +34,7 @@ typealias Fetch = @Sendable (_ type: String, _ form: WireForm, _ reply: @escapin
 /// - a load answered from a provider: `answer`, the same call the other side made, its value made into a
 ///   `LoadResult` and descriptors (the host answering an extension's load, the extension loading what it returns);
 /// - the wire to providers: `forwardingProvider` (the extension's view of the host's providers: every call
-///   crosses, so the host's provider behaves as it would in one process, faults and all) and `carriedProvider`
+///   crosses, so the host's provider behaves as it would in one process, faults and all) and `returnedItems`
 ///   (the host's view of returned items, from the payloads the message carried, checked first);
 /// - a `LoadResult` to what a consumer gets: `data`, `withFile`, `item`.
 enum ProviderMirror {
@@ -244,11 +244,30 @@ enum ProviderMirror {
         return provider
     }
 
+    /// The host's view of the items an extension returned: each attachment a `carriedProvider`, its
+    /// payloads checked, taking the message's descriptors in order.
+    static func returnedItems(_ items: [WireItem], files: [OpenFile]) throws(ProtocolViolation) -> [NSExtensionItem] {
+        var remaining = files[...]
+        var returned: [NSExtensionItem] = []
+        for wire in items {
+            let item = NSExtensionItem()
+            item.attributedTitle = wire.title.map { NSAttributedString(string: $0) }
+            item.attributedContentText = wire.contentText.map { NSAttributedString(string: $0) }
+            if let attachments = wire.attachments {
+                var providers: [NSItemProvider] = []
+                for attachment in attachments { providers.append(try carriedProvider(for: attachment, files: &remaining)) }
+                item.attachments = providers
+            }
+            returned.append(item)
+        }
+        return returned
+    }
+
     /// The host's view of a returned attachment: each representation registered as the extension registered it,
     /// serving the payload the message carried. Payloads are checked first: memory files must be sealed and as
     /// long as they claim, property lists must read within the reader's limits, and nothing returned may be a
     /// stream; anything else is the extension's protocol violation.
-    static func carriedProvider(for attachment: WireAttachment, files: inout ArraySlice<OpenFile>) throws(ProtocolViolation) -> NSItemProvider {
+    private static func carriedProvider(for attachment: WireAttachment, files: inout ArraySlice<OpenFile>) throws(ProtocolViolation) -> NSItemProvider {
         var carried: [String: (LoadResult, [OpenFile])] = [:]
         for representation in attachment.representations {
             guard let payload = representation.payload else {
@@ -262,7 +281,7 @@ enum ProviderMirror {
         let provider = NSItemProvider()
         // A file URL the extension returns names a file of its own; the host reads no such file.
         provider.readsItemFiles = false
-        register(attachment, in: provider, crossed: CrossedFiles()) { type, _, reply in
+        register(attachment, in: provider, crossed: CrossedFiles(trustsPaths: false)) { type, _, reply in
             let (result, files) = payloads[type] ?? (.failed(RemoteError(domain: NSItemProviderErrorDomain, code: -1, message: "nothing returned for \(type)")), [])
             reply(result, files)
             return nil
@@ -391,17 +410,19 @@ enum ProviderMirror {
     }
 
     /// Hands `body` the file a result carries, as the one process gave it: a regular file (or directory) of the
-    /// receiving side's own, copied from the descriptor (a reflink where the file system has them), named as the
-    /// other side named it, so that everything a consumer does with a file — its size, a copy or move of it,
-    /// a link to it — works as it would have. A `.file` load's copy is removed when `body` returns, as a
-    /// provider removes its copy when its handler returns; one kept (an item, a file opened in place) stays
-    /// while `files` does.
+    /// receiving side's own, so that everything a consumer does with a file — its size, a copy or move of it,
+    /// a link to it — works as it would have. A `.file` load is a copy made from the descriptor (a reflink where
+    /// the file system has them), named as the other side named it, removed when `body` returns, as a provider
+    /// removes its copy when its handler returns. A file that stays — an item's, or one opened in place — is
+    /// the file itself where `crossed` trusts the other side's paths and the path the file was opened at still
+    /// names it (iOS hands such a file over itself), else a copy that stays while `crossed` does.
     static func withFile(_ result: LoadResult, files: [OpenFile], in crossed: CrossedFiles, keeping: Bool,
                          _ body: (URL?, Bool, NSError?) -> Void) {
         guard case .file(let name, let inPlace) = result, let file = files.first else {
             if case .failed(let remote) = result { return body(nil, false, nsError(remote)) }
             return body(nil, false, error(.unexpectedValueClassError, "the other side answered a file load with \(result.kindName)"))
         }
+        if keeping, let original = crossed.original(of: file) { return body(original, inPlace, nil) }
         let copy: URL
         do {
             copy = try crossed.copy(file, named: safeName(name))
@@ -476,7 +497,7 @@ enum ProviderMirror {
 /// provider, with the type the extension asked for.
 private final class ForwardingItemProvider: NSItemProvider, @unchecked Sendable {
     private let fetch: Fetch
-    let crossed = CrossedFiles()
+    let crossed = CrossedFiles(trustsPaths: true)
 
     init(fetch: @escaping Fetch) {
         self.fetch = fetch
@@ -528,6 +549,23 @@ private final class ForwardingItemProvider: NSItemProvider, @unchecked Sendable 
 /// any load still holding this) is gone.
 final class CrossedFiles: Sendable {
     private let directory = Locked<TemporaryDirectory?>(nil)
+    /// Whether a file may be handed over by the path the other side opened it at: the host's files, in the
+    /// extension (the host is trusted with its own files); never the extension's, in the host, where the path
+    /// is the extension's to change after the check.
+    private let trustsPaths: Bool
+
+    init(trustsPaths: Bool) {
+        self.trustsPaths = trustsPaths
+    }
+
+    /// The path `file` was opened at, when paths are trusted and it still names the same file.
+    func original(of file: OpenFile) -> URL? {
+        guard trustsPaths, let path = try? FileSystem.destinationOfSymbolicLink(URL(fileURLWithPath: "/proc/self/fd/\(file.descriptor)")),
+              path.hasPrefix("/"), let given = try? file.status(), given.kind == .regular || given.kind == .directory,
+              let named = try? FileSystem.status(URL(fileURLWithPath: path)), named.inode == given.inode, named.device == given.device
+        else { return nil }
+        return URL(fileURLWithPath: path, isDirectory: given.kind == .directory)
+    }
 
     /// A copy of the regular file or directory `file` is open on, at a new path whose last component is `name`.
     func copy(_ file: OpenFile, named name: String) throws(SystemError) -> URL {

@@ -324,32 +324,30 @@ final class Supervisor {
         case .complete(let items):
             guard ready else { throw ProtocolViolation("completeRequest before ready") }
             guard outcome == nil else { return }
-            var remaining = files[...]
-            var returned: [NSExtensionItem] = []
-            for wire in items {
-                let item = NSExtensionItem()
-                item.attributedTitle = wire.title.map { NSAttributedString(string: $0) }
-                item.attributedContentText = wire.contentText.map { NSAttributedString(string: $0) }
-                if let attachments = wire.attachments {
-                    var providers: [NSItemProvider] = []
-                    for attachment in attachments { providers.append(try ProviderMirror.carriedProvider(for: attachment, files: &remaining)) }
-                    item.attachments = providers
-                }
-                returned.append(item)
-            }
+            let returned = try ProviderMirror.returnedItems(items, files: files)
             self.returned = ProviderMirror.records(of: items, files: files)
-            outcome = .completed(returned)
-            endedAt = clock.now
-            warned = nil
+            end(with: .completed(returned))
         case .cancel(let error):
             guard ready else { throw ProtocolViolation("cancelRequest before ready") }
             guard outcome == nil else { return }
-            outcome = .cancelled(ProviderMirror.nsError(error))
-            endedAt = clock.now
-            warned = nil
+            end(with: .cancelled(ProviderMirror.nsError(error)))
         case .request, .loaded, .openedURL, .timeWarning, .progress, .streamEnded:
             throw ProtocolViolation("a host's message (\(message.kindName)) from the extension")
         }
+    }
+
+    /// Ends the request with the extension's outcome, after reading its footprint as it ends it: an extension
+    /// that ends its request between two readings is not reported at the first reading's size, and one over its
+    /// limit by then is over it, as a device would have found it before it could end the request. Then the
+    /// connection is closed, which lets the process end: the host, as iOS, not the extension, decides that.
+    private func end(with outcome: ExtensionOutcome) {
+        measuredExactly = clock.now - Self.footprintInterval
+        checkMemory()
+        guard killedFor == nil else { return }
+        self.outcome = outcome
+        endedAt = clock.now
+        warned = nil
+        channel?.hangUp()
     }
 
     private lazy var loadsCount: Int = {

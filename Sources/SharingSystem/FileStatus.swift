@@ -16,6 +16,7 @@ package struct FileStatus: Sendable, Equatable {
     package var modificationTime: Date
     /// The inode number, which with the device names the file.
     package var inode: UInt64
+    package var device: UInt64
 
     init(_ status: Stat) {
         switch status.type {
@@ -27,6 +28,7 @@ package struct FileStatus: Sendable, Equatable {
         size = status.size
         allocatedSize = status.sizeAllocated
         inode = UInt64(status.inode.rawValue)
+        device = UInt64(status.deviceID.rawValue)
         let time = status.st_mtim
         modificationTime = Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9)
     }

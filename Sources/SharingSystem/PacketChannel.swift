@@ -29,6 +29,11 @@ package final class PacketChannel: Sendable {
         Syscall.closeDescriptor(descriptor)
     }
 
+    /// Ends the conversation both ways, for this end and every copy of it: the other end reads end of file.
+    package func hangUp() {
+        _ = shutdown(descriptor, CInt(SHUT_RDWR))
+    }
+
     /// A connected pair, both ends close-on-exec.
     package static func pair(name: String) throws(SystemError) -> (PacketChannel, PacketChannel) {
         var ends: [CInt] = [-1, -1]

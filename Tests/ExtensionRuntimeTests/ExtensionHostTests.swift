@@ -36,6 +36,21 @@ struct ExtensionHostTests {
         #expect(run.peakFootprint > 0)
     }
 
+    @Test("an extension that ends its request at once is measured as it ends it, not only at its start; it exits once the host lets it")
+    func measuredAtTheEnd() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try ExtensionBundle(url: ExampleBundles.make("Uppercase", in: directory))
+        // A Swift process that has run Foundation holds some megabytes of its own; its first moments, a few
+        // hundred kilobytes, which is all a reading before it ends its request would see.
+        for _ in 0..<10 {
+            let run = try await ExtensionHost().run(bundle, items: try ExampleBundles.share("notes"))
+            #expect(run.status == .completed)
+            #expect(run.peakFootprint > 2 << 20, "\(run.peakFootprint) bytes")
+            #expect(run.exitStatus == .exited(0))
+        }
+    }
+
     @Test("an extension that never ends the request is warned, then killed: interrupted by the request's timeout")
     func neverCompletes() async throws {
         let directory = try ExampleBundles.directory()
@@ -244,7 +259,7 @@ struct MemoryCgroupTests {
 
 @Suite("Isolation")
 struct IsolationTests {
-    @Test("the extension writes in its container and app group, not elsewhere (Landlock), and has a clean environment")
+    @Test("the extension writes in its container and any app group, not elsewhere, not through a link it plants (Landlock); a clean environment")
     func confinement() async throws {
         let directory = try ExampleBundles.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -259,9 +274,13 @@ struct IsolationTests {
                 return "written"
             except OSError as error:
                 return "refused (%s)" % error.strerror
-        report = "outside %s; container %s; group %s; environment %s" % (
+        # Another identifier's group, and a link planted in a group, naming a directory outside.
+        os.makedirs("\(groups.path)/group.another", exist_ok=True)
+        os.symlink("\(directory.path)", "\(groups.path)/link")
+        report = "outside %s; container %s; group %s; another group %s; through a link %s; environment %s" % (
             attempt("\(outside.path)"), attempt(os.environ["TMPDIR"] + "/probe"),
-            attempt("\(groups.path)/probe"), ",".join(sorted(os.environ)))
+            attempt("\(groups.path)/probe"), attempt("\(groups.path)/group.another/probe"),
+            attempt("\(groups.path)/link/through-link"), ",".join(sorted(os.environ)))
         body = struct.pack("<I", 5) + b"probe" + struct.pack("<Q", 1) + struct.pack("<I", len(report.encode())) + report.encode()
         host.send(message(6, body))
         """)
@@ -273,9 +292,10 @@ struct IsolationTests {
         let confined = run.sandbox.landlock >= 1
         #expect(run.sandbox.landlock == ExtensionHostTestsSupport.landlockVersion)
         let expectedOutside = confined ? "refused (Permission denied)" : "written"
-        #expect(error.localizedDescription == "outside \(expectedOutside); container written; group written; "
-                + "environment HOME,LANG,OPENSHARING_APP_GROUP_CONTAINERS,PATH,TMPDIR")
+        #expect(error.localizedDescription == "outside \(expectedOutside); container written; group written; another group written; "
+                + "through a link \(expectedOutside); environment HOME,LANG,OPENSHARING_APP_GROUP_CONTAINERS,PATH,TMPDIR")
         #expect(FileManager.default.fileExists(atPath: outside.path) == !confined)
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("through-link").path) == !confined)
     }
 }
 
