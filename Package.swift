@@ -219,9 +219,11 @@ package.targets += exampleExtensions.map { example in
 }
 #endif
 
-// The image-header fuzz target (Fuzz/run.sh), which needs Thumbnails and the modules under it: only when asked,
+// The fuzz targets built by the package (Fuzz/run.sh), which need modules and those under them: only when asked,
 // so that an ordinary build has no executable without a main.
 if Context.environment["OPENSHARING_FUZZ"] != nil {
     package.targets.append(.executableTarget(name: "ImageHeaderFuzzer", dependencies: ["Thumbnails"], path: "Fuzz/ImageHeader",
                                              swiftSettings: strictSettings))
+    package.targets.append(.executableTarget(name: "ReturnedItemsFuzzer", dependencies: ["ExtensionRuntime", "SharingSystem", "CSharingSystem", "PackageSupport", "OpenItemProvider"],
+                                             path: "Fuzz/ReturnedItems", swiftSettings: strictSettings))
 }

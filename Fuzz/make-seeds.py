@@ -101,3 +101,31 @@ for name, data in {
     "progress": message(36, u32(1) + u64(250000) + u64(1000000)),
 }.items():
     write(messages, name, data)
+
+# Hostile `complete` messages with the descriptors that come with them (Fuzz/ReturnedItems): a byte counting
+# the descriptors, two bytes for each (its kind: 0 sealed memory file, 1 unsealed, 2 file, 3 sparse file,
+# 4 directory, 5 pipe; its size in units of 97 bytes), then the packet.
+returned = os.path.join(fuzz, "seeds", "returned-items")
+os.makedirs(returned, exist_ok=True)
+
+def with_descriptors(kinds, packet): return bytes([len(kinds)]) + b"".join(bytes(kind) for kind in kinds) + packet[1:]
+def complete(representations, descriptors=0):
+    return message(5, items([("Title", None, [("name", representations)])]), descriptors)
+
+for name, data in {
+    "memory-sealed": with_descriptors([(0, 10)], complete([("public.data", 1, b"\x02" + u64(970))], 1)),
+    "memory-claims-more": with_descriptors([(0, 10)], complete([("public.data", 1, b"\x02" + u64((1 << 64) - 1))], 1)),
+    "memory-unsealed": with_descriptors([(1, 10)], complete([("public.data", 1, b"\x02" + u64(970))], 1)),
+    "file": with_descriptors([(2, 20)], complete([("public.jpeg", 2, b"\x03" + text("photo.jpg") + b"\x00")], 1)),
+    "file-sparse": with_descriptors([(3, 200)], complete([("public.data", 2, b"\x03" + text("huge.bin") + b"\x00")], 1)),
+    "file-directory": with_descriptors([(4, 0)], complete([("public.folder", 2, b"\x03" + text("..") + b"\x01")], 1)),
+    "file-pipe": with_descriptors([(5, 0)], complete([("public.data", 2, b"\x03" + text("stream") + b"\x00")], 1)),
+    "image-from-pipe": with_descriptors([(5, 0)], complete([("public.png", 3, b"\x09" + text("public.png") + u64(100))], 1)),
+    "texts": with_descriptors([], complete([("public.url", 3, b"\x04" + text("file:///usr/share/doc")),
+                                            ("public.plain-text", 3, b"\x05" + text("HELLO")),
+                                            ("com.apple.property-list", 3, b"\x06" + u32(8) + b"bplist00")])),
+    "mixed": with_descriptors([(0, 3), (2, 1), (1, 0)], complete([("public.data", 1, b"\x02" + u64(291)),
+                                                                  ("public.jpeg", 2, b"\x03" + text("a.jpg") + b"\x00"),
+                                                                  ("public.png", 1, b"\x02" + u64(0))], 3)),
+}.items():
+    write(returned, name, data)

@@ -1,13 +1,13 @@
 #!/bin/sh
 # Builds the fuzz targets with libFuzzer and AddressSanitizer and runs each for SECONDS (default 180).
-#   Fuzz/run.sh [SECONDS] [property-list|predicate|image-header|runtime-message …]
+#   Fuzz/run.sh [SECONDS] [property-list|predicate|image-header|runtime-message|returned-items …]
 # Seeds come from Fuzz/seeds (committed; Fuzz/make-seeds.py writes them); what the fuzzer learns goes to
 # .build-fuzz/corpus, crashes and hangs to .build-fuzz/artifacts. Exit status 1 when a target failed.
 set -eu
 cd "$(dirname "$0")/.."
 seconds=${1:-180}
 [ $# -gt 0 ] && shift
-targets=${*:-property-list predicate image-header runtime-message}
+targets=${*:-property-list predicate image-header runtime-message returned-items}
 build=.build-fuzz
 mkdir -p "$build/artifacts"
 
@@ -23,21 +23,25 @@ build_target() {  # name, sources…
     [ -x "$build/$name" ] || { echo "building $name failed"; exit 2; }
 }
 
+# The targets that need modules and those under them are built by the package (Package.swift adds them
+# when OPENSHARING_FUZZ is set), every module instrumented. The Swift driver keeps only the last of separate
+# -sanitize= flags, so SwiftPM's --sanitize=fuzzer --sanitize=address would build Swift without coverage;
+# the two are given to swiftc as one flag. A debug build, whose modules are testable (the targets read
+# internal types): an optimized one with -enable-testing crashes Swift 6.3.1's compiler ("Found ownership
+# error").
+build_package_target() {  # name, product
+    OPENSHARING_FUZZ=1 swift build --scratch-path "$build/package" --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address \
+        -Xcc -fsanitize=address --product "$2" >"$build/$1-build.log" 2>&1 ||
+        { echo "building $1 failed; see $build/$1-build.log"; exit 2; }
+    ln -sf "package/debug/$2" "$build/$1-fuzzer"
+}
+
 build() {  # target
     case $1 in
     property-list) build_target property-list-fuzzer Sources/PropertyLists/*.swift Fuzz/PropertyListFuzzer.swift ;;
     predicate) build_target predicate-fuzzer Sources/ExtensionManifest/Predicate/*.swift Fuzz/PredicateFuzzer.swift ;;
-    image-header)
-        # Thumbnails' header readers need the modules under them, so this target is built by the package
-        # (Package.swift adds it when OPENSHARING_FUZZ is set), every module instrumented. The Swift driver
-        # keeps only the last of separate -sanitize= flags, so SwiftPM's --sanitize=fuzzer --sanitize=address
-        # would build Swift without coverage; the two are given to swiftc as one flag. A debug build, whose
-        # modules are testable (the target reads internal types): an optimized one with -enable-testing crashes
-        # Swift 6.3.1's compiler ("Found ownership error").
-        OPENSHARING_FUZZ=1 swift build --scratch-path "$build/package" --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address \
-            -Xcc -fsanitize=address --product ImageHeaderFuzzer >"$build/image-header-build.log" 2>&1 ||
-            { echo "building image-header failed; see $build/image-header-build.log"; exit 2; }
-        ln -sf "package/debug/ImageHeaderFuzzer" "$build/image-header-fuzzer" ;;
+    image-header) build_package_target image-header ImageHeaderFuzzer ;;
+    returned-items) build_package_target returned-items ReturnedItemsFuzzer ;;
     runtime-message) build_target runtime-message-fuzzer Sources/ExtensionRuntime/RuntimeMessage.swift Fuzz/RuntimeMessageFuzzer.swift ;;
     *) echo "no fuzz target $1"; exit 2 ;;
     esac
@@ -46,6 +50,8 @@ for target in $targets; do build "$target"; done
 
 # Swift's crash backtracer reads the stack in ways AddressSanitizer reports as errors of its own.
 export SWIFT_BACKTRACE=enable=no
+# Foundation's own leaks, each named with where it is reported upstream.
+export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan-suppressions.txt"
 status=0
 for target in $targets; do
     mkdir -p "$build/corpus/$target"
