@@ -104,8 +104,12 @@ static int drop_capabilities(void) {
     int holds = data[0].effective || data[1].effective || data[0].permitted || data[1].permitted;
     if (holds) {
         if (prctl(PR_SET_SECUREBITS, SECURE_BITS_LOCKED_DOWN, 0, 0, 0) != 0) return -1;
+        // Every capability the kernel knows: EINVAL past the last one.
         for (int capability = 0; capability < 64; capability++) {
-            if (prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0 && errno != EINVAL) return -1;
+            if (prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0) {
+                if (errno == EINVAL) break;
+                return -1;
+            }
         }
     }
     if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) return -1;
@@ -275,9 +279,11 @@ static void become_init(const struct csharing_spawn_spec *spec, int namespaced, 
     if (null < 0) { failure = errno; goto failed; }
     int keep[] = { report_fd, status_fd, channel, output, null };
     if (close_all_except(keep, 5) != 0) { failure = errno; goto failed; }
-    // A raw clone, not glibc's fork: this process may be a raw clone of a threaded one, whose allocator locks
-    // fork would wait for.
-    pid_t extension = (pid_t)syscall(SYS_clone, SIGCHLD, 0, NULL, NULL, 0);
+    // vfork, not fork: this process may be a raw clone of a threaded one, whose allocator locks fork would
+    // wait for, and a copy of the host's page tables (a second one: the init's was the first) costs the
+    // launch more than anything else here. The child shares this process's memory until it executes, and so
+    // makes only system calls, as become_extension does.
+    pid_t extension = vfork();
     if (extension < 0) { failure = errno; goto failed; }
     if (extension == 0) become_extension(spec, report_fd, channel, output, null);
     close(report_fd);

@@ -2,10 +2,11 @@ import Foundation
 import PackageSupport
 import SharingSystem
 
-/// The host's messages to an extension, queued and sent without ever waiting: the supervisor never blocks on
-/// the socket the extension controls. Any thread queues; only the supervisor's thread sends. An extension that
-/// lets messages pile up past `capacity`, or leaves them unread for `patience`, has stopped reading: a
-/// protocol violation, which `overdue` reports.
+/// The host's messages to an extension, sent without ever waiting: no thread of the host blocks on the socket
+/// the extension controls. A message goes at once when nothing waits before it and the socket takes it (an
+/// answer does not wait for the supervisor to wake); otherwise it is queued, and the supervisor's thread sends
+/// the queue, in order, as the socket takes it. An extension that lets messages pile up past `capacity`, or
+/// leaves them unread for `patience`, has stopped reading: a protocol violation, which `overdue` reports.
 final class Outbox: Sendable {
     private let queue = Locked<Queue>(Queue())
     /// Signalled when a message is queued, to wake the supervisor.
@@ -39,14 +40,24 @@ final class Outbox: Sendable {
         let bytes = message.encoded().bytes
         var progressOf: UInt32?
         if case .progress(let id, _, _) = message { progressOf = id }
-        queue.withLock { queue in
+        let queued = queue.withLock { queue -> Bool in
+            // Under the lock, so that nothing queued meanwhile could go before it.
+            if queue.messages.isEmpty, let channel = queue.connected {
+                do {
+                    if try channel.sendWithoutWaiting(bytes, files: files) { return false }
+                } catch {
+                    // The extension's end is gone: the message is dropped; its end shows at its process.
+                    return false
+                }
+            }
             if let progressOf, let index = queue.messages.lastIndex(where: { $0.progressOf == progressOf }) {
                 queue.messages[index] = (bytes, files, progressOf)
             } else {
                 queue.messages.append((bytes, files, progressOf))
             }
+            return true
         }
-        wakeup.signal()
+        if queued { wakeup.signal() }
     }
 
     /// On the supervisor's thread: sends what the socket takes now, in order. Whether messages are still

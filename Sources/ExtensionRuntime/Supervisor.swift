@@ -127,16 +127,19 @@ final class Supervisor {
         var termination: ProcessTree.Termination?
         var measured = clock.now - .seconds(1)
         while termination == nil {
+            // First what the last messages called for (the request after `ready`, an answer), then the
+            // measuring, which takes longer than anything the extension waits for should.
+            var waiting = outbox.flush()
             let now = clock.now
             if now - measured >= memoryInterval {
                 measured = now
                 checkMemory()
                 loads.reportProgress()
+                waiting = outbox.flush()
             }
             checkDisk(now)
             checkClock(now)
             if let overdue = outbox.overdue { kill(for: .protocolViolation(overdue)) }
-            let waiting = outbox.flush()
             let current = channel ?? bootstrap
             let reading = [tree.endDescriptor, outbox.wakeup.descriptor] + (closed ? [] : [current.descriptor])
             let writing = waiting && !closed ? (channel.map { [$0.descriptor] } ?? []) : []
@@ -208,12 +211,18 @@ final class Supervisor {
     }
 
     /// The resident memory every few milliseconds (longer as the tree grows: its reading stays under a tenth of
-    /// the time), and the footprint when the resident memory passes the peak seen so far, and so before any
-    /// kill, or every 50 ms for what only the footprint sees.
+    /// the time), and the footprint when the resident memory passes the peak seen so far by a step, or nears
+    /// the limit, and so before any kill, or every 50 ms for what only the footprint sees. The interval follows the cheap reading's cost
+    /// only: a runaway allocation passes the peak at every reading, and were the footprint's walk counted,
+    /// the readings would space out just when they matter.
     private func checkMemory() {
         let start = clock.now
         let resident = tree.residentMemory(ignoring: Self.systemPrograms)
-        if resident > peak || start - measuredExactly >= Self.footprintInterval {
+        memoryInterval = min(max(Self.memoryInterval, (clock.now - start) * 10), Self.footprintInterval)
+        // The walk when the resident memory has grown a step past the peak, or nears the limit, so that a
+        // process starting up (growing all the time) is not walked at every reading.
+        let step = max(1 << 20, limits.memory / 64)
+        if resident >= peak + step || resident > limits.memory - limits.memory / 4 || start - measuredExactly >= Self.footprintInterval {
             measuredExactly = start
             let footprint = tree.footprint(excluding: loads.givenMemoryFiles, ignoring: Self.systemPrograms)
             peak = max(peak, footprint)
@@ -221,7 +230,6 @@ final class Supervisor {
                 kill(for: .memoryLimit(limit: limits.memory, peak: peak))
             }
         }
-        memoryInterval = min(max(Self.memoryInterval, (clock.now - start) * 10), Self.footprintInterval)
     }
 
     /// The container's disk usage, measured on a thread of its own every quarter second; over the budget, the

@@ -287,14 +287,15 @@ struct HostileExtensionTests {
     func endlessStream() async throws {
         let directory = try ExampleBundles.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let bundle = try ExtensionBundle(url: ExampleBundles.make("FileSaver", in: directory))
+        // A name of its own: other tests running meanwhile have FileSaver containers of their own.
+        let bundle = try ExtensionBundle(url: ExampleBundles.make("FileSaver", in: directory, named: "EndlessSaver"))
         let limits = ExtensionLimits(memory: 120 << 20, disk: 64 << 20)
         let run = try await ExtensionHost(limits: limits, appGroupContainers: directory.appendingPathComponent("groups"))
             .run(bundle, items: HostileBundle.endlessStream())
         let load = try #require(run.loads.first { $0.form == "stream" }, "\(run.loads)")
         #expect((load.size ?? .max) <= 64 << 20)
         #expect(load.failure?.hasPrefix("cut short at the disk budget") == true, "\(load)")
-        #expect(ProcessCensus.containers(of: "FileSaver").isEmpty)
+        #expect(ProcessCensus.containers(of: "EndlessSaver").isEmpty)
     }
 
     @Test("12. a share naming /proc/self/environ hands the extension nothing of the host's")
