@@ -303,8 +303,14 @@ final class Supervisor {
             }
             // A socket pair records its maker: the extension itself, as its own namespace numbers it too.
             let maker = (try? channel.peerProcess()) ?? -1
-            guard maker == tree.identifier, Processes.identifierInItsNamespace(maker) == process else {
+            guard maker == tree.identifier else {
                 throw ProtocolViolation("ready from process \(process) with a socket made by process \(maker); the extension is \(tree.identifier)")
+            }
+            // The extension may have ended since it sent `ready` (killed a moment later): then its number in
+            // its namespace can no longer be read, and its end, not this message, decides the outcome.
+            guard let numbered = Processes.identifierInItsNamespace(maker) else { return }
+            guard numbered == process else {
+                throw ProtocolViolation("ready from process \(process); the extension is process \(numbered) in its namespace")
             }
             ready = true
             requestedAt = clock.now

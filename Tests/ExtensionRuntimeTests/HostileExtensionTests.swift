@@ -132,7 +132,7 @@ struct HostileExtensionTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let outside = directory.appendingPathComponent("outside")
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
-        for n in 0..<2000 { FileManager.default.createFile(atPath: outside.appendingPathComponent("f\(n)").path, contents: Data("keep".utf8)) }
+        for n in 0..<2000 { try Data("keep".utf8).write(to: outside.appendingPathComponent("f\(n)")) }
         let bundle = try HostileBundle.make("removal-race.py", in: directory, named: "Race", ["OUTSIDE": outside.path])
         let run = try #require(try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari")))
         guard case .completed = run.outcome else { Issue.record("\(run.outcome): \(run.log)"); return }
@@ -325,6 +325,25 @@ struct HostileExtensionTests {
         let bundle = try HostileBundle.make("unsealed-memfd.py", in: directory, named: "Unsealed")
         let run = try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari"))
         #expect(violation(run) == "the returned public.data payload's memory file is not sealed against change")
+    }
+
+    @Test("an extension killed just after saying ready is reported killed, not as a broken handshake: 60 runs, 20 at a time")
+    func killedAfterReady() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try HostileBundle.make("ready-then-killed.py", in: directory, named: "ReadyThenKilled")
+        // Twenty supervisors on two cores: some read the `ready` only after the extension has been reaped.
+        for _ in 0..<3 {
+            let runs = try await withThrowingTaskGroup(of: ExtensionRun?.self) { group in
+                for _ in 0..<20 { group.addTask { try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari")) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            for run in runs {
+                guard case .interrupted(let reason)? = run?.outcome else { Issue.record("\(String(describing: run?.outcome))"); continue }
+                #expect(reason == .crashed(.signalled(SIGKILL)))
+            }
+        }
+        #expect(HostileBundle.processes(of: bundle).isEmpty)
     }
 
     @Test("14. a packet of no bytes is a message of no content, a protocol violation, not the end of the connection")

@@ -33,7 +33,7 @@ struct ProtocolViolationTests {
         ("oversized", script("boot.send(b'OS' + bytes(70000))", ready: false), "a message larger than 65536 bytes or with more than 16 descriptors"),
         ("load-before-ready", script("boot.send(message(2, struct.pack('<II', 1, 0) + struct.pack('<I', 10) + b'public.url' + b'\\x03'))", ready: false),
          "a load before ready"),
-        ("foreign-process", script("host = ready_with(1)", ready: false), "ready from process 1 with a socket made by process"),
+        ("foreign-process", script("host = ready_with(1)", ready: false), "ready from process 1; the extension is process 2 in its namespace"),
         ("host-message", script("host.send(message(35, struct.pack('<I', 7) + b'request'))"), "a host's message (timeWarning) from the extension"),
         ("no-such-attachment", script("host.send(message(2, struct.pack('<II', 1, 99) + struct.pack('<I', 10) + b'public.url' + b'\\x03'))"),
          "a load of attachment 99; the request has 1"),
