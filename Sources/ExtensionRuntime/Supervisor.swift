@@ -302,6 +302,9 @@ final class Supervisor {
                 throw ProtocolViolation("ready with a descriptor that is not a socket")
             }
             // A socket pair records its maker: the extension itself, as its own namespace numbers it too.
+            // A program that ended before the tree learnt its number (0) sent this before it ended: its end, not
+            // this message, decides the outcome.
+            guard tree.identifier != 0 else { return }
             let maker = (try? channel.peerProcess()) ?? -1
             guard maker == tree.identifier else {
                 throw ProtocolViolation("ready from process \(process) with a socket made by process \(maker); the extension is \(tree.identifier)")

@@ -85,7 +85,7 @@ package final class ProcessTree: @unchecked Sendable {
         case subreaper
     }
 
-    /// The program, as this process's namespace numbers it.
+    /// The program, as this process's namespace numbers it; 0 when it had ended before the tree started.
     package let identifier: Int32
     /// The init, this process's child.
     package let initIdentifier: Int32

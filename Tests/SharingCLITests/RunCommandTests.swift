@@ -55,8 +55,11 @@ struct RunCommandTests {
             let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
             let load = try #require((report["loads"] as? [[String: Any]])?.first)
             #expect(load["form"] as? String == "stream")
-            #expect(load["size"] as? Int == 8 << 20)
-            #expect(load["failure"] as? String == "cut short at the disk budget after \(8 << 20) bytes")
+            // Drained to the room the container has left: the budget less what the extension's log and files
+            // already hold, a block or two.
+            let size = try #require(load["size"] as? Int)
+            #expect(size <= 8 << 20 && size >= (8 << 20) - (64 << 10), "\(size)")
+            #expect(load["failure"] as? String == "cut short at the disk budget after \(size) bytes")
             #expect(report["status"] as? String == "completed")
         }
     }
