@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Why the runtime could not run an extension at all: what went wrong (`code`, to decide by), with which bundle,
 /// in words a person can act on, and the error underneath. Everything that happens once an extension runs is

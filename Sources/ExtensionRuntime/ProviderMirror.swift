@@ -580,7 +580,7 @@ final class CrossedFiles: Sendable {
         case .regular:
             try FileCopier.copy(from: source, to: destination)
         case .directory:
-            try TreeCopier.copyTree(from: URL(fileURLWithPath: "/proc/self/fd/\(source.descriptor)/."), to: destination)
+            _ = try TreeCopier.copyTree(from: URL(fileURLWithPath: "/proc/self/fd/\(source.descriptor)/."), to: destination)
         case .symbolicLink, .other:
             throw SystemError(.copy, .wrongKind("not a regular file or directory"), path: name)
         }

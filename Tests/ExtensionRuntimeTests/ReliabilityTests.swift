@@ -283,7 +283,7 @@ struct ReliabilityTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let outside = directory.appendingPathComponent("outside")
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
-        for n in 0..<200 { FileManager.default.createFile(atPath: outside.appendingPathComponent("f\(n)").path, contents: Data("keep".utf8)) }
+        for n in 0..<200 { try Data("keep".utf8).write(to: outside.appendingPathComponent("f\(n)")) }
         let catalogue = HostileBundle.catalogue(outside: outside)
         // What the process opens once, lazily, is open before the count.
         _ = try await ExtensionHost().run(ExtensionBundle(url: ExampleBundles.make("Uppercase", in: directory)), items: [])

@@ -18,12 +18,12 @@ struct TreeRemovalTests {
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
         // The files outside have the names of the files inside: a removal that resolves paths again takes them.
         let names = (0..<400).map { "f\($0)" }
-        for name in names { FileManager.default.createFile(atPath: outside.appending(path: name).path, contents: Data()) }
+        for name in names { try Data().write(to: outside.appending(path: name)) }
         for round in 0..<20 {
             let tree = base.appending(path: "tree-\(round)")
             let victim = tree.appending(path: "victim")
             try FileManager.default.createDirectory(at: victim, withIntermediateDirectories: true)
-            for name in names { FileManager.default.createFile(atPath: victim.appending(path: name).path, contents: Data()) }
+            for name in names { try Data().write(to: victim.appending(path: name)) }
             let swapping = Swapper(victim: victim.path, outside: outside.path)
             swapping.start()
             try? FileSystem.removeTree(tree)
