@@ -52,9 +52,11 @@ let package = Package(
             dependencies: [.target(name: "OpenUniformTypeIdentifiers", condition: .when(platforms: nonApplePlatforms))],
             swiftSettings: strictSettings
         ),
+        // The Core Foundation names (CFString, CFDictionary, CFURL …) as aliases of Foundation's bridged classes.
+        .target(name: "OpenCoreFoundation", swiftSettings: strictSettings),
         .target(
             name: "OpenUniformTypeIdentifiers",
-            dependencies: ["PropertyLists"],
+            dependencies: ["PropertyLists", "OpenCoreFoundation"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -119,7 +121,7 @@ let package = Package(
         .testTarget(
             name: "OpenUniformTypeIdentifiersTests",
             dependencies: [
-                "OpenUniformTypeIdentifiers",
+                "OpenUniformTypeIdentifiers", "OpenCoreFoundation",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             resources: [.copy("Oracles")],

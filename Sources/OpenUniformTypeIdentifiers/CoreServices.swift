@@ -1,16 +1,11 @@
 public import Foundation
+// CFString and CFArray, as the CoreFoundation names are spelt everywhere in OpenSharing.
+public import OpenCoreFoundation
 
 // The UTType functions of CoreServices (MobileCoreServices on iOS), which code from before iOS 14 calls,
 // often in the `else` branch of `#available(iOS 14, *)` that every other system compiles too. They answer
 // from the same table as `UTType`, and return retained strings as Core Foundation's "Create" and "Copy"
 // functions do: `takeRetainedValue()` balances them.
-
-#if !canImport(Darwin)
-/// Core Foundation's string, toll-free bridged to `NSString`: here it is `NSString`. Stands in for `CFString`.
-public typealias CFString = NSString
-/// Core Foundation's array, toll-free bridged to `NSArray`: here it is `NSArray`. Stands in for `CFArray`.
-public typealias CFArray = NSArray
-#endif
 
 /// The tag class of filename extensions. Stands in for CoreServices' `kUTTagClassFilenameExtension`.
 nonisolated(unsafe) public let kUTTagClassFilenameExtension: CFString = "public.filename-extension" as CFString

@@ -1,4 +1,5 @@
 import Foundation
+import OpenCoreFoundation
 import OpenUniformTypeIdentifiers
 import Testing
 

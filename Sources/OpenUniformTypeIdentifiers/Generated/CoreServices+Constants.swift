@@ -3,6 +3,7 @@
 // Immutable strings: nonisolated(unsafe) only because NSString is not marked Sendable on Linux.
 
 public import Foundation
+public import OpenCoreFoundation
 
 /// `public.item`. Stands in for CoreServices' `kUTTypeItem`.
 nonisolated(unsafe) public let kUTTypeItem: CFString = "public.item" as CFString
