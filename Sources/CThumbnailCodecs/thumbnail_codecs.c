@@ -149,11 +149,18 @@ void tn_jpeg_close(tn_jpeg *jpeg) {
     free(jpeg);
 }
 
-int tn_jpeg_write(const char *path, const uint8_t *pixels, int width, int height, int quality,
-                  char message[TN_MESSAGE_SIZE]) {
+int tn_jpeg_write(const char *path, const uint8_t *pixels, int width, int height, int channels, int quality,
+                  const uint8_t *exif, int exif_length, char message[TN_MESSAGE_SIZE]) {
     FILE *volatile file = fopen(path, "wb");
     if (!file) {
         snprintf(message, TN_MESSAGE_SIZE, "cannot create the file");
+        return -1;
+    }
+    // RGBA is laid over white a row at a time, into this.
+    JSAMPLE *volatile row_buffer = channels == 4 ? malloc((size_t)width * 3) : NULL;
+    if (channels == 4 && !row_buffer) {
+        fclose(file);
+        snprintf(message, TN_MESSAGE_SIZE, "out of memory");
         return -1;
     }
     struct jpeg_compress_struct info;
@@ -165,23 +172,34 @@ int tn_jpeg_write(const char *path, const uint8_t *pixels, int width, int height
     if (setjmp(errors.jump)) {
         jpeg_destroy_compress(&info);
         fclose(file);
+        free(row_buffer);
         return -1;
     }
     jpeg_create_compress(&info);
     jpeg_stdio_dest(&info, file);
     info.image_width = (JDIMENSION)width;
     info.image_height = (JDIMENSION)height;
-    info.input_components = 3;
-    info.in_color_space = JCS_RGB;
+    info.input_components = channels == 1 ? 1 : 3;
+    info.in_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
     jpeg_set_defaults(&info);
     jpeg_set_quality(&info, quality, TRUE);
     jpeg_start_compress(&info, TRUE);
+    if (exif && exif_length > 0) jpeg_write_marker(&info, JPEG_APP0 + 1, exif, (unsigned int)exif_length);
     while (info.next_scanline < info.image_height) {
-        JSAMPROW row = (JSAMPROW)(pixels + (size_t)info.next_scanline * (size_t)width * 3);
+        const uint8_t *source = pixels + (size_t)info.next_scanline * (size_t)width * (size_t)channels;
+        JSAMPROW row = (JSAMPROW)source;
+        if (channels == 4) {
+            for (int x = 0; x < width; x++) {
+                int alpha = source[x * 4 + 3];
+                for (int c = 0; c < 3; c++) row_buffer[x * 3 + c] = (JSAMPLE)((source[x * 4 + c] * alpha + 255 * (255 - alpha) + 127) / 255);
+            }
+            row = row_buffer;
+        }
         jpeg_write_scanlines(&info, &row, 1);
     }
     jpeg_finish_compress(&info);
     jpeg_destroy_compress(&info);
+    free(row_buffer);
     if (fclose(file) != 0) {
         snprintf(message, TN_MESSAGE_SIZE, "cannot write the file");
         return -1;
@@ -294,7 +312,7 @@ int tn_png_read_row(tn_png *png, uint8_t *buffer, int *pass, int *row, int *pixe
 }
 
 int tn_png_write(const char *path, const uint8_t *pixels, int width, int height, int channels,
-                 char message[TN_MESSAGE_SIZE]) {
+                 const uint8_t *exif, int exif_length, char message[TN_MESSAGE_SIZE]) {
     FILE *volatile file = fopen(path, "wb");
     if (!file) {
         snprintf(message, TN_MESSAGE_SIZE, "cannot create the file");
@@ -315,8 +333,9 @@ int tn_png_write(const char *path, const uint8_t *pixels, int width, int height,
     }
     png_init_io(png, file);
     png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,
-                 channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
+                 channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : channels == 1 ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGB,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (exif && exif_length > 0) png_set_eXIf_1(png, info, (png_uint_32)exif_length, (png_bytep)exif);
     png_write_info(png, info);
     for (int y = 0; y < height; y++) png_write_row(png, pixels + (size_t)y * (size_t)width * (size_t)channels);
     png_write_end(png, info);

@@ -1,13 +1,73 @@
-/// The orientation tag (0x0112) of EXIF's first image directory — all a thumbnail needs from EXIF.
-enum Exif {
-    /// `tiff` starts at the TIFF header ("II*\0" or "MM\0*"); nil when there is no valid orientation.
-    static func orientation(in tiff: [UInt8]) -> ImageOrientation? {
-        let source = BufferBytes(buffer: tiff)
-        guard let (layout, first) = try? TIFFDirectory.header(of: source),
-              let directory = try? TIFFDirectory(source, at: first, layout: layout),
-              let value = try? directory.integer(0x0112, in: source) else { return nil }
-        return ImageOrientation(rawValue: value)
+/// EXIF as a TIFF structure (inside a JPEG's APP1, a PNG's eXIf, a WebP's EXIF chunk, a HEIF Exif item, or a
+/// TIFF file itself): the first directory's tags, the Exif and GPS sub-directories', and the JPEG thumbnail
+/// the second directory points at. Values over 4 KB (strips, maker notes) are passed over; every offset and
+/// count is checked against the bytes there are.
+package struct Exif: Sendable, Equatable {
+    /// The first directory (IFD0): the image's TIFF tags.
+    package var primary: [UInt16: TIFFValue] = [:]
+    /// The Exif sub-directory (tag 0x8769).
+    package var exif: [UInt16: TIFFValue] = [:]
+    /// The GPS sub-directory (tag 0x8825).
+    package var gps: [UInt16: TIFFValue] = [:]
+    /// The JPEG stream of the thumbnail the second directory (IFD1) points at.
+    package var thumbnail: [UInt8]?
+
+    /// The largest value kept.
+    static let largestValue = 4096
+
+    /// `tiff` starts at the TIFF header ("II*\0" or "MM\0*"); `nil` when it is not one.
+    package init?(tiff: [UInt8]) {
+        self.init(BufferBytes(buffer: tiff), thumbnail: true)
     }
+
+    /// The directories of the TIFF structure in `source`; with `thumbnail`, the second directory's JPEG too.
+    init?(_ source: some ByteSource, thumbnail wantsThumbnail: Bool) {
+        guard let (layout, first) = try? TIFFDirectory.header(of: source),
+              let directory = try? TIFFDirectory(source, at: first, layout: layout) else { return nil }
+        primary = Self.values(of: directory, in: source)
+        if let offset = try? directory.integer(0x8769, in: source), let sub = try? TIFFDirectory(source, at: offset, layout: layout) {
+            exif = Self.values(of: sub, in: source)
+        }
+        if let offset = try? directory.integer(0x8825, in: source), let sub = try? TIFFDirectory(source, at: offset, layout: layout) {
+            gps = Self.values(of: sub, in: source)
+        }
+        if wantsThumbnail, directory.next != 0, directory.next != first, let second = try? TIFFDirectory(source, at: directory.next, layout: layout),
+           let start = try? second.integer(0x0201, in: source), let length = try? second.integer(0x0202, in: source),
+           length > 0, length <= largestHeaderRead, let bytes = try? source.bytes(at: start, count: length) {
+            thumbnail = bytes
+        }
+    }
+
+    private static func values(of directory: TIFFDirectory, in source: some ByteSource) -> [UInt16: TIFFValue] {
+        var values: [UInt16: TIFFValue] = [:]
+        for tag in directory.tags {
+            if let value = try? directory.value(tag, in: source, largest: largestValue) { values[tag] = value }
+        }
+        return values
+    }
+
+    /// The orientation the first directory gives (tag 0x0112), if valid.
+    package var orientation: ImageOrientation? {
+        guard case .integers(let values)? = primary[0x0112], let first = values.first else { return nil }
+        return ImageOrientation(rawValue: first)
+    }
+
+    /// The orientation in the EXIF at the start of `tiff`; `nil` when there is none, or it is not valid.
+    static func orientation(in tiff: [UInt8]) -> ImageOrientation? {
+        Exif(BufferBytes(buffer: tiff), thumbnail: false)?.orientation
+    }
+}
+
+/// A TIFF field's value, by the kind of its type.
+package enum TIFFValue: Sendable, Equatable {
+    /// BYTE, SHORT, LONG, their signed kinds, and BigTIFF's LONG8.
+    case integers([Int])
+    /// RATIONAL, SRATIONAL, FLOAT and DOUBLE (a rational with a denominator of 0 is 0).
+    case numbers([Double])
+    /// ASCII, to its first NUL.
+    case text(String)
+    /// UNDEFINED.
+    case bytes([UInt8])
 }
 
 /// The orientation XMP gives (`tiff:Orientation`, as an attribute or an element), which is how macOS writes a
@@ -109,6 +169,64 @@ struct TIFFDirectory {
         }
         self.entries = entries
         next = (try? layout.offset(at: count * layout.entrySize, in: bytes)) ?? 0
+    }
+
+    /// The tags the directory has, in order.
+    var tags: [UInt16] { entries.keys.sorted() }
+
+    /// The value of `tag`, of any type; `nil` when the directory does not have it, its type is unknown, or it
+    /// holds more than `largest` bytes.
+    func value(_ tag: UInt16, in source: some ByteSource, largest: Int) throws(ThumbnailError) -> TIFFValue? {
+        guard let entry = entries[tag], entry.count >= 1, entry.count <= largest else { return nil }
+        let size: Int
+        switch entry.type {
+        case 1, 2, 6, 7: size = 1
+        case 3, 8: size = 2
+        case 4, 9, 11: size = 4
+        case 5, 10, 12, 16, 17: size = 8
+        default: return nil
+        }
+        guard entry.count * size <= largest else { return nil }
+        let at = entry.count * size <= layout.offsetSize ? entry.field : try layout.offset(at: entry.field, in: source)
+        let values = BufferBytes(buffer: try source.bytes(at: at, count: entry.count * size))
+        let bigEndian = layout.bigEndian
+        func each<T>(_ read: (Int) throws(ThumbnailError) -> T) throws(ThumbnailError) -> [T] {
+            var result: [T] = []
+            result.reserveCapacity(entry.count)
+            for index in 0..<entry.count { result.append(try read(index * size)) }
+            return result
+        }
+        switch entry.type {
+        case 1: return .integers(values.buffer.map(Int.init))
+        case 6: return .integers(values.buffer.map { Int(Int8(bitPattern: $0)) })
+        case 2:
+            let text = values.buffer.prefix { $0 != 0 }
+            return .text(String(decoding: text, as: UTF8.self))
+        case 7: return .bytes(values.buffer)
+        case 3: return .integers(try each { offset throws(ThumbnailError) in Int(try values.uint16(at: offset, bigEndian: bigEndian)) })
+        case 8: return .integers(try each { offset throws(ThumbnailError) in Int(Int16(bitPattern: try values.uint16(at: offset, bigEndian: bigEndian))) })
+        case 4: return .integers(try each { offset throws(ThumbnailError) in Int(try values.uint32(at: offset, bigEndian: bigEndian)) })
+        case 9: return .integers(try each { offset throws(ThumbnailError) in Int(Int32(bitPattern: try values.uint32(at: offset, bigEndian: bigEndian))) })
+        case 11: return .numbers(try each { offset throws(ThumbnailError) in Double(Float(bitPattern: try values.uint32(at: offset, bigEndian: bigEndian))) })
+        case 5, 10:
+            return .numbers(try each { offset throws(ThumbnailError) in
+                let (numerator, denominator) = (try values.uint32(at: offset, bigEndian: bigEndian), try values.uint32(at: offset + 4, bigEndian: bigEndian))
+                guard denominator != 0 else { return 0 }
+                return entry.type == 5 ? Double(numerator) / Double(denominator)
+                    : Double(Int32(bitPattern: numerator)) / Double(Int32(bitPattern: denominator))
+            })
+        case 12:
+            return .numbers(try each { offset throws(ThumbnailError) in
+                let (first, second) = (UInt64(try values.uint32(at: offset, bigEndian: bigEndian)), UInt64(try values.uint32(at: offset + 4, bigEndian: bigEndian)))
+                return Double(bitPattern: bigEndian ? first << 32 | second : second << 32 | first)
+            })
+        default:
+            return .integers(try each { offset throws(ThumbnailError) in
+                let (first, second) = (UInt64(try values.uint32(at: offset, bigEndian: bigEndian)), UInt64(try values.uint32(at: offset + 4, bigEndian: bigEndian)))
+                let bits = bigEndian ? first << 32 | second : second << 32 | first
+                return entry.type == 16 ? Int(clamping: bits) : Int(Int64(bitPattern: bits))
+            })
+        }
     }
 
     /// The first value of `tag` when it is a SHORT, a LONG or a LONG8; nil when the directory does not have it.

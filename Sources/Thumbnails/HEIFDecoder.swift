@@ -27,6 +27,23 @@ enum HEIFDecoder {
         return try decodeWithLibheif(request, appliesTransformations: appliesOrientation, why: why)
     }
 
+    /// The largest embedded thumbnail of the primary image whose data lies whole in the file, made no larger
+    /// than the request's maximum and never enlarged, turned as it says (or as the primary is, when it says
+    /// nothing) if `appliesOrientation`; `nil` when there is none.
+    static func embeddedThumbnail(_ request: DecodeRequest, file: HEIFFile, appliesOrientation: Bool) throws(ThumbnailError) -> Resampler? {
+        let orientation = file.orientation(of: file.primary)
+        var best: (image: HEVCImage, orientation: ImageOrientation, width: Int, height: Int)?
+        for id in file.sources(to: file.primary, "thmb") {
+            guard let visible = try? file.visibleRect(of: id), visible.width * visible.height > (best.map { $0.width * $0.height } ?? 0),
+                  (try? file.extents(of: id))?.allSatisfy({ $0.offset + $0.length <= request.file.size }) == true,
+                  let image = try? HEVCImage(file, item: id, source: request.file) else { continue }
+            best = (image, file.orientation(of: id, otherwise: orientation), visible.width, visible.height)
+        }
+        guard let best else { return nil }
+        return try best.image.decode(request, size: request.outputSize(width: best.width, height: best.height),
+                                     orientation: appliesOrientation ? best.orientation : .up, why: "decoding this HEIF thumbnail")
+    }
+
     /// The smallest embedded thumbnail of the primary image that is at least `output` upright, is `shaped`
     /// as the primary is upright (to within 2 pixels or 1 %: its rounding), lies whole in the file and is one
     /// this decoder takes; and how it turns upright. A thumbnail with no rotation or mirroring of its own is

@@ -378,6 +378,30 @@ struct HEIFFile: Sendable {
         }
     }
 
+    /// The bits of a sample of item `id` (a grid's, its first tile's), as its HEVC configuration gives them.
+    func bitDepth(of id: UInt32) -> Int? {
+        let coded = items[id]?.type == "grid" ? targets(of: id, "dimg").first ?? id : id
+        for case .hevcConfiguration(_, _, _, let depth) in properties(of: coded) where depth > 0 { return depth }
+        return nil
+    }
+
+    /// The EXIF that describes the primary image: an Exif item, its TIFF structure after the offset its first
+    /// four bytes give (ISO/IEC 23008-12, A.2.1).
+    func exif(in source: some ByteSource) -> Exif? {
+        let candidates = items.filter { $0.value.type == "Exif" }.keys.sorted()
+        let described = candidates.first { targets(of: $0, "cdsc").contains(primary) } ?? candidates.first
+        guard let id = described, let extents = try? extents(of: id) else { return nil }
+        var bytes: [UInt8] = []
+        for extent in extents where bytes.count < largestHeaderRead {
+            guard let chunk = try? source.bytes(at: extent.offset, count: min(extent.length, largestHeaderRead - bytes.count)) else { return nil }
+            bytes += chunk
+        }
+        guard bytes.count > 4 else { return nil }
+        let start = 4 + (Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3]))
+        guard start < bytes.count else { return nil }
+        return Exif(tiff: Array(bytes[start...]))
+    }
+
     /// Where item `id`'s data lies in the file.
     func extents(of id: UInt32) throws(ThumbnailError) -> [(offset: Int, length: Int)] {
         guard let location = locations[id] else { throw .corrupt("HEIF: item \(id) has no data") }

@@ -42,6 +42,12 @@ enum HeaderReader {
 
     /// The header of the image in `source`, and for HEIF what its `meta` box says, which decoding needs too.
     static func header(of source: some ByteSource) throws(ThumbnailError) -> (header: ImageHeader, heif: HEIFFile?) {
+        let (metadata, heif) = try metadata(of: source)
+        return (metadata.header, heif)
+    }
+
+    /// The header of the image in `source` with what else the way to it says, and for HEIF its `meta` box.
+    static func metadata(of source: some ByteSource) throws(ThumbnailError) -> (metadata: ImageMetadata, heif: HEIFFile?) {
         switch try format(of: source) {
         case .jpeg: return (try jpeg(source), nil)
         case .png: return (try png(source), nil)
@@ -50,19 +56,25 @@ enum HeaderReader {
         case .tiff: return (try tiff(source), nil)
         case .bmp:
             let layout = try BMPLayout(source)
-            return (ImageHeader(format: .bmp, width: layout.width, height: layout.height, orientation: .up, frameCount: 1,
-                                hasAlpha: layout.masks?.alpha ?? 0 != 0), nil)
+            var metadata = ImageMetadata(header: ImageHeader(format: .bmp, width: layout.width, height: layout.height, orientation: .up, frameCount: 1,
+                                                             hasAlpha: layout.masks?.alpha ?? 0 != 0))
+            metadata.isIndexed = layout.bitsPerPixel <= 8
+            return (metadata, nil)
         case .heif:
             let file = try HEIFFile.read(source)
-            return (try file.header(), file)
+            var metadata = ImageMetadata(header: try file.header())
+            metadata.depth = file.bitDepth(of: file.primary) ?? 8
+            metadata.exif = file.exif(in: source)
+            return (metadata, file)
         }
     }
 
     // MARK: JPEG
 
-    private static func jpeg(_ source: some ByteSource) throws(ThumbnailError) -> ImageHeader {
+    private static func jpeg(_ source: some ByteSource) throws(ThumbnailError) -> ImageMetadata {
         var offset = 2
-        var orientation = ImageOrientation.up
+        var exif: Exif?
+        var jfif: ImageMetadata.JFIF?
         while true {
             // Markers may be padded with any number of 0xFF bytes.
             var marker = try source.bytes(at: offset, count: 2)
@@ -83,18 +95,29 @@ enum HeaderReader {
             let length = Int(try source.uint16(at: offset + 2, bigEndian: true))
             guard length >= 2 else { throw .corrupt("JPEG: a segment of length \(length) at byte \(offset)") }
             switch code {
-            case 0xE1:
-                let payload = try source.bytes(at: offset + 4, count: length - 2, exact: false)
-                if payload.starts(with: Array("Exif\0\0".utf8)), let found = Exif.orientation(in: Array(payload.dropFirst(6))) {
-                    orientation = found
+            case 0xE0 where jfif == nil:
+                let payload = try source.bytes(at: offset + 4, count: min(length - 2, 14), exact: false)
+                if payload.count >= 12, payload.starts(with: Array("JFIF\0".utf8)) {
+                    jfif = ImageMetadata.JFIF(version: [Int(payload[5]), Int(payload[6]) / 10, Int(payload[6]) % 10], densityUnit: Int(payload[7]),
+                                              xDensity: Int(payload[8]) << 8 | Int(payload[9]), yDensity: Int(payload[10]) << 8 | Int(payload[11]))
                 }
+            case 0xE1 where exif == nil:
+                let payload = try source.bytes(at: offset + 4, count: length - 2, exact: false)
+                if payload.starts(with: Array("Exif\0\0".utf8)) { exif = Exif(tiff: Array(payload.dropFirst(6))) }
             case 0xC0...0xCF where code != 0xC4 && code != 0xC8 && code != 0xCC:
                 let frame = try source.bytes(at: offset + 4, count: 6)
                 let height = Int(frame[1]) << 8 | Int(frame[2])
                 let width = Int(frame[3]) << 8 | Int(frame[4])
                 guard width > 0, height > 0 else { throw .corrupt("JPEG: the frame header declares \(width) × \(height) pixels") }
                 guard (1...4).contains(frame[5]) else { throw .corrupt("JPEG: \(frame[5]) color components") }
-                return ImageHeader(format: .jpeg, width: width, height: height, orientation: orientation, frameCount: 1, hasAlpha: false)
+                var metadata = ImageMetadata(header: ImageHeader(format: .jpeg, width: width, height: height, orientation: exif?.orientation ?? .up,
+                                                                 frameCount: 1, hasAlpha: false))
+                metadata.depth = Int(frame[0])
+                metadata.colorModel = frame[5] == 1 ? .gray : frame[5] == 4 ? .cmyk : .rgb
+                metadata.isProgressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(code)
+                metadata.exif = exif
+                metadata.jfif = jfif
+                return metadata
             default:
                 break
             }
@@ -120,7 +143,7 @@ enum HeaderReader {
 
     // MARK: PNG
 
-    private static func png(_ source: some ByteSource) throws(ThumbnailError) -> ImageHeader {
+    private static func png(_ source: some ByteSource) throws(ThumbnailError) -> ImageMetadata {
         guard try source.bytes(at: 12, count: 4) == Array("IHDR".utf8) else { throw .corrupt("PNG: the first chunk is not IHDR") }
         let width = Int(try source.uint32(at: 16, bigEndian: true))
         let height = Int(try source.uint32(at: 20, bigEndian: true))
@@ -133,9 +156,15 @@ enum HeaderReader {
         guard valid[color]?.contains(depth) == true else { throw .corrupt("PNG: color type \(color) with bit depth \(depth)") }
         guard fields[4] <= 1 else { throw .corrupt("PNG: interlace method \(fields[4])") }
         var hasAlpha = color == 4 || color == 6
-        var exifOrientation: ImageOrientation?
+        var exif: Exif?
         var xmpOrientation: ImageOrientation?
         var frames = 1
+        var png = ImageMetadata.PNG()
+        png.interlaced = fields[4] == 1
+        /// A chunk's data, up to the most a header read takes.
+        func data(at offset: Int, _ length: Int) throws(ThumbnailError) -> [UInt8] {
+            try source.bytes(at: offset + 8, count: min(length, largestHeaderRead), exact: false)
+        }
         // The chunks before the image data: transparency, orientation (eXIf, else XMP's tiff:Orientation in an
         // iTXt chunk, as ImageIO reads it: see docs/thumbnails.md), animation (acTL).
         var offset = 33
@@ -145,17 +174,41 @@ enum HeaderReader {
             guard length <= Int(Int32.max) else { throw .corrupt("PNG: a chunk of \(length) bytes at byte \(offset)") }
             switch type {
             case "IDAT", "IEND":
-                return ImageHeader(format: .png, width: width, height: height, orientation: exifOrientation ?? xmpOrientation ?? .up,
-                                   frameCount: frames, hasAlpha: hasAlpha)
+                var metadata = ImageMetadata(header: ImageHeader(format: .png, width: width, height: height,
+                                                                 orientation: exif?.orientation ?? xmpOrientation ?? .up, frameCount: frames, hasAlpha: hasAlpha))
+                metadata.depth = Int(depth)
+                metadata.colorModel = color == 0 || color == 4 ? .gray : .rgb
+                metadata.isIndexed = color == 3
+                metadata.exif = exif
+                metadata.png = png
+                return metadata
             case "tRNS":
                 hasAlpha = true
             case "eXIf":
-                exifOrientation = Exif.orientation(in: try source.bytes(at: offset + 8, count: min(length, 1 << 16), exact: false))
+                exif = Exif(tiff: try data(at: offset, length))
             case "iTXt":
-                let text = try source.bytes(at: offset + 8, count: min(length, 1 << 16), exact: false)
+                let text = try data(at: offset, length)
                 xmpOrientation = XMP.orientation(inTextChunk: text) ?? xmpOrientation
+                if let found = PNGText.international(text) { png.texts.append(found) }
+            case "tEXt":
+                if let found = PNGText.latin1(try data(at: offset, length)) { png.texts.append(found) }
+            case "gAMA" where length == 4:
+                png.gamma = Double(try source.uint32(at: offset + 8, bigEndian: true)) / 100_000
+            case "sRGB" where length == 1:
+                png.sRGBIntent = Int(try source.bytes(at: offset + 8, count: 1)[0])
+            case "pHYs" where length == 9:
+                let fields = try source.bytes(at: offset + 8, count: 9)
+                let x = Int(fields[0]) << 24 | Int(fields[1]) << 16 | Int(fields[2]) << 8 | Int(fields[3])
+                let y = Int(fields[4]) << 24 | Int(fields[5]) << 16 | Int(fields[6]) << 8 | Int(fields[7])
+                png.pixelsPerUnit = (x, y, fields[8] == 1)
             case "acTL":
                 frames = max(1, Int(try source.uint32(at: offset + 8, bigEndian: true)))
+                png.loopCount = Int(try source.uint32(at: offset + 12, bigEndian: true))
+            case "fcTL" where png.delay == nil && length >= 26:
+                let numerator = Double(try source.uint16(at: offset + 8 + 20, bigEndian: true))
+                let denominator = Double(try source.uint16(at: offset + 8 + 22, bigEndian: true))
+                // A denominator of 0 means hundredths of a second (APNG's fcTL).
+                png.delay = numerator / (denominator == 0 ? 100 : denominator)
             default:
                 break
             }
@@ -165,7 +218,7 @@ enum HeaderReader {
 
     // MARK: GIF
 
-    private static func gif(_ source: some ByteSource) throws(ThumbnailError) -> ImageHeader {
+    private static func gif(_ source: some ByteSource) throws(ThumbnailError) -> ImageMetadata {
         let screen = try source.bytes(at: 6, count: 7)
         let width = Int(screen[0]) | Int(screen[1]) << 8
         let height = Int(screen[2]) | Int(screen[3]) << 8
@@ -173,9 +226,14 @@ enum HeaderReader {
         var offset = 13 + (screen[4] & 0x80 != 0 ? 3 << (Int(screen[4] & 7) + 1) : 0)
         var frames = 0
         var transparent = false
+        var gif = ImageMetadata.GIF(hasGlobalColorMap: screen[4] & 0x80 != 0)
         // Files cut short or ending without a trailer are common; once a frame has begun, what was read counts.
-        func header() -> ImageHeader {
-            ImageHeader(format: .gif, width: width, height: height, orientation: .up, frameCount: frames, hasAlpha: transparent)
+        func header() -> ImageMetadata {
+            var metadata = ImageMetadata(header: ImageHeader(format: .gif, width: width, height: height, orientation: .up, frameCount: frames,
+                                                             hasAlpha: transparent))
+            metadata.isIndexed = true
+            metadata.gif = gif
+            return metadata
         }
         while true {
             guard let introducer = try? source.bytes(at: offset, count: 1)[0] else {
@@ -188,7 +246,15 @@ enum HeaderReader {
                 return header()
             case 0x21:
                 let label = try source.bytes(at: offset + 1, count: 1)[0]
-                if label == 0xF9, try source.bytes(at: offset + 3, count: 1)[0] & 1 != 0 { transparent = true }
+                if label == 0xF9, let control = try? source.bytes(at: offset + 3, count: 3) {
+                    if control[0] & 1 != 0 { transparent = true }
+                    if frames == 0 { gif.delay = Double(Int(control[1]) | Int(control[2]) << 8) / 100 }
+                }
+                // NETSCAPE2.0's loop count: an application extension of 11 bytes, then a sub-block of 3.
+                if label == 0xFF, let block = try? source.bytes(at: offset + 2, count: 16), block[0] == 11,
+                   Array(block[1...11]) == Array("NETSCAPE2.0".utf8), block[12] == 3, block[13] == 1 {
+                    gif.loopCount = Int(block[14]) | Int(block[15]) << 8
+                }
                 guard let next = try? skipSubBlocks(source, from: offset + 2) else {
                     guard frames > 0 else { throw .endsEarly(at: offset) }
                     return header()
@@ -226,7 +292,7 @@ enum HeaderReader {
     // MARK: TIFF
 
     /// The first image's size, orientation and alpha, and how many images the file holds.
-    private static func tiff(_ source: some ByteSource) throws(ThumbnailError) -> ImageHeader {
+    private static func tiff(_ source: some ByteSource) throws(ThumbnailError) -> ImageMetadata {
         let (layout, first) = try TIFFDirectory.header(of: source)
         let directory = try TIFFDirectory(source, at: first, layout: layout)
         guard let width = try directory.integer(256, in: source), let height = try directory.integer(257, in: source), width > 0, height > 0 else {
@@ -243,18 +309,26 @@ enum HeaderReader {
             frames += 1
             next = following.next
         }
-        return ImageHeader(format: .tiff, width: width, height: height, orientation: orientation, frameCount: frames, hasAlpha: alpha)
+        var metadata = ImageMetadata(header: ImageHeader(format: .tiff, width: width, height: height, orientation: orientation, frameCount: frames,
+                                                         hasAlpha: alpha))
+        metadata.depth = try directory.integer(258, in: source) ?? 1
+        // PhotometricInterpretation: 0 and 1 grey, 3 a palette, 5 CMYK.
+        let photometric = try directory.integer(262, in: source)
+        metadata.colorModel = photometric == 0 || photometric == 1 ? .gray : photometric == 5 ? .cmyk : .rgb
+        metadata.isIndexed = photometric == 3
+        metadata.exif = Exif(source, thumbnail: false)
+        return metadata
     }
 
     // MARK: WebP
 
-    private static func webp(_ source: some ByteSource) throws(ThumbnailError) -> ImageHeader {
+    private static func webp(_ source: some ByteSource) throws(ThumbnailError) -> ImageMetadata {
         let riffSize = Int(try source.uint32(at: 4, bigEndian: false))
         let end = 8 + riffSize
         var offset = 12
         var size: (Int, Int)?
         var hasAlpha = false
-        var orientation = ImageOrientation.up
+        var exif: Exif?
         var frames = 0
         while offset + 8 <= end {
             let fourCC = String(decoding: try source.bytes(at: offset, count: 4), as: UTF8.self)
@@ -279,16 +353,41 @@ enum HeaderReader {
             case "ANMF":
                 frames += 1
             case "EXIF":
-                var exif = try source.bytes(at: body, count: min(length, 1 << 16), exact: false)
+                var bytes = try source.bytes(at: body, count: min(length, largestHeaderRead), exact: false)
                 // Some writers keep JPEG's "Exif\0\0" prefix.
-                if exif.starts(with: Array("Exif\0\0".utf8)) { exif.removeFirst(6) }
-                if let found = Exif.orientation(in: exif) { orientation = found }
+                if bytes.starts(with: Array("Exif\0\0".utf8)) { bytes.removeFirst(6) }
+                exif = Exif(tiff: bytes)
             default:
                 break
             }
             offset = body + length + (length & 1)
         }
         guard let (width, height) = size, width > 0, height > 0 else { throw .corrupt("WebP: no frame gives the image's size") }
-        return ImageHeader(format: .webp, width: width, height: height, orientation: orientation, frameCount: max(frames, 1), hasAlpha: hasAlpha)
+        var metadata = ImageMetadata(header: ImageHeader(format: .webp, width: width, height: height, orientation: exif?.orientation ?? .up,
+                                                         frameCount: max(frames, 1), hasAlpha: hasAlpha))
+        metadata.exif = exif
+        return metadata
+    }
+}
+
+/// PNG's text chunks: a keyword, then the text.
+enum PNGText {
+    /// A tEXt chunk: keyword, NUL, Latin-1 text.
+    static func latin1(_ chunk: [UInt8]) -> (keyword: String, text: String)? {
+        guard let end = chunk.firstIndex(of: 0), end > 0 else { return nil }
+        let latin1 = { (bytes: ArraySlice<UInt8>) in String(bytes.map { Character(Unicode.Scalar($0)) }) }
+        return (latin1(chunk[..<end]), latin1(chunk[(end + 1)...]))
+    }
+
+    /// An iTXt chunk whose text is not compressed: keyword, NUL, the compression flag and method, a language
+    /// tag and a translated keyword (each to a NUL), then UTF-8 text.
+    static func international(_ chunk: [UInt8]) -> (keyword: String, text: String)? {
+        guard let end = chunk.firstIndex(of: 0), end > 0, chunk.count > end + 2, chunk[end + 1] == 0 else { return nil }
+        var rest = chunk[(end + 3)...]
+        for _ in 0..<2 {
+            guard let next = rest.firstIndex(of: 0) else { return nil }
+            rest = rest[(next + 1)...]
+        }
+        return (String(decoding: chunk[..<end], as: UTF8.self), String(decoding: rest, as: UTF8.self))
     }
 }

@@ -44,7 +44,10 @@ struct Resampler {
         self.channels = channels
         self.orientation = orientation
         self.inOrder = inOrder
-        image = [UInt8](repeating: 0, count: width * height * channels)
+        // Room for a fourth channel is reserved, untouched (so not resident), so that RGB can become RGBA in place.
+        image = []
+        image.reserveCapacity(width * height * (channels == 3 ? 4 : channels))
+        image.append(contentsOf: repeatElement(0, count: width * height * channels))
         columns = Self.spans(from: sourceWidth, to: width)
         rows = Self.spans(from: sourceHeight, to: height)
         horizontal = [Float](repeating: 0, count: width * channels)

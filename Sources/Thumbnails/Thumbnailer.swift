@@ -54,6 +54,30 @@ public struct Thumbnailer: Sendable {
         return try thumbnail(of: file)
     }
 
+    /// What the image at `url` says of itself, read from its header.
+    package static func metadata(of url: URL) throws(ThumbnailError) -> ImageMetadata {
+        try HeaderReader.metadata(of: FileBytes(url)).metadata
+    }
+
+    /// The thumbnail the image at `url` carries (EXIF's JPEG, a HEIF thumbnail item; the largest, when it has
+    /// several), no larger than `maxPixelSize` and never enlarged, turned upright when `appliesOrientation`;
+    /// `nil` when it carries none.
+    package func embeddedThumbnail(of url: URL) throws(ThumbnailError) -> Thumbnail? {
+        guard maxPixelSize >= 1 else { throw .unsupported("a maximum pixel size of \(maxPixelSize)") }
+        let file = try FileBytes(url)
+        let (metadata, heif) = try HeaderReader.metadata(of: file)
+        if let heif {
+            let request = DecodeRequest(path: url.path, file: file, maxPixelSize: maxPixelSize, orientation: .up, memoryBudget: memoryBudget)
+            guard let resampler = try HEIFDecoder.embeddedThumbnail(request, file: heif, appliesOrientation: appliesOrientation) else { return nil }
+            return Thumbnail(resampler)
+        }
+        guard let bytes = metadata.exif?.thumbnail else { return nil }
+        var plain = self
+        plain.appliesOrientation = false
+        let thumbnail = try plain.thumbnail(of: Data(bytes))
+        return appliesOrientation ? thumbnail.oriented(metadata.header.orientation) : thumbnail
+    }
+
     /// The thumbnail of the image at `url` (the first frame of an animation).
     public func thumbnail(of url: URL) throws(ThumbnailError) -> Thumbnail {
         guard maxPixelSize >= 1 else { throw .unsupported("a maximum pixel size of \(maxPixelSize)") }
@@ -76,8 +100,7 @@ public struct Thumbnailer: Sendable {
             resampler = try HEIFDecoder.decode(request, file: heif!, appliesOrientation: appliesOrientation,
                                                usingEmbedded: usesEmbeddedThumbnail)
         }
-        let upright = resampler.orientation.swapsAxes ? (resampler.height, resampler.width) : (resampler.width, resampler.height)
-        return Thumbnail(width: upright.0, height: upright.1, channels: resampler.channels, pixels: resampler.image)
+        return Thumbnail(resampler)
     }
 }
 
@@ -89,6 +112,19 @@ public struct Thumbnail: Sendable, Equatable {
     public var channels: Int
     public var pixels: [UInt8]
 
+    package init(width: Int, height: Int, channels: Int, pixels: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.channels = channels
+        self.pixels = pixels
+    }
+
+    /// The image a resampler made, upright.
+    init(_ resampler: Resampler) {
+        let upright = resampler.orientation.swapsAxes ? (resampler.height, resampler.width) : (resampler.width, resampler.height)
+        self.init(width: upright.0, height: upright.1, channels: resampler.channels, pixels: resampler.image)
+    }
+
     public enum Encoding: Sendable, Equatable {
         case jpeg(quality: Int)
         case png
@@ -99,28 +135,76 @@ public struct Thumbnail: Sendable, Equatable {
     public func resized(maxPixelSize: Int) -> Thumbnail {
         let size = fittedSize(width: width, height: height, maxPixelSize: Swift.max(1, maxPixelSize))
         guard size != (width, height) else { return self }
-        var resampler = Resampler(from: width, height, to: size.0, size.1, channels: channels, orientation: .up, inOrder: true)
+        return resampled(to: size, orientation: .up)
+    }
+
+    /// This thumbnail turned as `orientation` says stored pixels are turned upright.
+    package func oriented(_ orientation: ImageOrientation) -> Thumbnail {
+        orientation == .up ? self : resampled(to: (width, height), orientation: orientation)
+    }
+
+    /// This thumbnail turned upright as `orientation` says and averaged down to exactly `width` × `height`, each
+    /// no larger than the upright image's.
+    package func scaled(toWidth width: Int, height: Int, orientation: ImageOrientation) -> Thumbnail {
+        resampled(to: orientation.swapsAxes ? (height, width) : (width, height), orientation: orientation)
+    }
+
+    private func resampled(to size: (Int, Int), orientation: ImageOrientation) -> Thumbnail {
+        var resampler = Resampler(from: width, height, to: size.0, size.1, channels: channels, orientation: orientation, inOrder: true)
         pixels.withUnsafeBufferPointer { pixels in
             for y in 0..<height { resampler.add(row: y, pixels: pixels.baseAddress! + y * width * channels, count: width) }
         }
-        return Thumbnail(width: size.0, height: size.1, channels: channels, pixels: resampler.image)
+        let upright = orientation.swapsAxes ? (size.1, size.0) : size
+        return Thumbnail(width: upright.0, height: upright.1, channels: channels, pixels: resampler.image)
+    }
+
+    /// RGB made RGBA (opaque) in place, in the room the decoder reserved for it: the pixels are never held twice,
+    /// as a bitmap of four bytes a pixel is what ImageIO makes. Gray and RGBA stay as they are.
+    package consuming func withFourChannels() -> Thumbnail {
+        guard channels == 3 else { return self }
+        var pixels = self.pixels
+        self.pixels = []
+        let count = width * height
+        pixels.append(contentsOf: repeatElement(255, count: count))
+        pixels.withUnsafeMutableBufferPointer { bytes in
+            // From the last pixel back, and each pixel's last byte first: nothing is overwritten before it is read.
+            for index in stride(from: count - 1, through: 0, by: -1) {
+                bytes[index * 4 + 3] = 255
+                bytes[index * 4 + 2] = bytes[index * 3 + 2]
+                bytes[index * 4 + 1] = bytes[index * 3 + 1]
+                bytes[index * 4] = bytes[index * 3]
+            }
+        }
+        return Thumbnail(width: width, height: height, channels: 4, pixels: pixels)
     }
 
     /// Writes the thumbnail as a JPEG (transparency on white) or a PNG.
     public func write(to url: URL, as encoding: Encoding) throws(ThumbnailError) {
+        try write(to: url, as: encoding, orientation: .up)
+    }
+
+    /// Writes the thumbnail as a JPEG (transparency on white) or a PNG, saying in EXIF (APP1; eXIf) that its pixels
+    /// are turned upright as `orientation` says, unless they are upright.
+    package func write(to url: URL, as encoding: Encoding, orientation: ImageOrientation) throws(ThumbnailError) {
         var message = [CChar](repeating: 0, count: Int(TN_MESSAGE_SIZE))
+        let exif = orientation == .up ? [] : Self.exif(orientation: orientation)
         let status: Int32
         switch encoding {
         case .jpeg(let quality):
-            let rgb = rgbOnWhite()
-            status = tn_jpeg_write(url.path, rgb, Int32(width), Int32(height), Int32(max(1, min(100, quality))), &message)
+            let segment = exif.isEmpty ? [] : Array("Exif\0\0".utf8) + exif
+            status = tn_jpeg_write(url.path, pixels, Int32(width), Int32(height), Int32(channels), Int32(max(1, min(100, quality))),
+                                   segment.isEmpty ? nil : segment, Int32(segment.count), &message)
         case .png:
-            let expanded = channels == 1 ? rgbOnWhite() : pixels
-            status = tn_png_write(url.path, expanded, Int32(width), Int32(height), Int32(channels == 1 ? 3 : channels), &message)
+            status = tn_png_write(url.path, pixels, Int32(width), Int32(height), Int32(channels), exif.isEmpty ? nil : exif, Int32(exif.count), &message)
         }
         guard status == 0 else {
             throw .unwritable("\(url.path): \(text(message))")
         }
+    }
+
+    /// A big-endian TIFF structure with one directory of one entry: the orientation (0x0112, a SHORT).
+    private static func exif(orientation: ImageOrientation) -> [UInt8] {
+        Array("MM".utf8) + [0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, UInt8(orientation.rawValue), 0, 0, 0, 0, 0, 0]
     }
 
     /// RGB, with gray expanded and any transparency laid over white.

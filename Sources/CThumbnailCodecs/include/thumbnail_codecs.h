@@ -37,9 +37,10 @@ int tn_jpeg_start(tn_jpeg *jpeg, int numerator, long max_memory, int *width, int
 int tn_jpeg_read(tn_jpeg *jpeg, uint8_t *buffer, int rows, char message[TN_MESSAGE_SIZE]);
 void tn_jpeg_close(tn_jpeg *jpeg);
 
-/// Writes `pixels` (rows of width × 3 bytes, RGB) as a baseline JPEG of `quality` (1–100). 0, or -1.
-int tn_jpeg_write(const char *path, const uint8_t *pixels, int width, int height, int quality,
-                  char message[TN_MESSAGE_SIZE]);
+/// Writes `pixels` (rows of width × channels bytes: gray, RGB, or RGBA laid over white) as a baseline JPEG of
+/// `quality` (1–100), with `exif` (an APP1 payload, "Exif\0\0" and a TIFF structure) when not NULL. 0, or -1.
+int tn_jpeg_write(const char *path, const uint8_t *pixels, int width, int height, int channels, int quality,
+                  const uint8_t *exif, int exif_length, char message[TN_MESSAGE_SIZE]);
 
 // MARK: PNG (libpng)
 
@@ -59,9 +60,10 @@ tn_png *tn_png_open(const char *path, tn_png_info *info, char message[TN_MESSAGE
 int tn_png_read_row(tn_png *png, uint8_t *buffer, int *pass, int *row, int *pixels, char message[TN_MESSAGE_SIZE]);
 void tn_png_close(tn_png *png);
 
-/// Writes `pixels` (rows of width × channels bytes, RGB or RGBA) as a PNG. 0, or -1.
+/// Writes `pixels` (rows of width × channels bytes: gray, RGB or RGBA) as a PNG, with an eXIf chunk of `exif`
+/// (a TIFF structure) when not NULL. 0, or -1.
 int tn_png_write(const char *path, const uint8_t *pixels, int width, int height, int channels,
-                 char message[TN_MESSAGE_SIZE]);
+                 const uint8_t *exif, int exif_length, char message[TN_MESSAGE_SIZE]);
 
 // MARK: TIFF (libtiff)
 
