@@ -8,8 +8,9 @@ SWIFT ?= swift
 
 # Debian packages the build and the tests need.
 PACKAGES := zip unzip pkg-config libssl-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libde265-dev libheif-dev libtiff-dev
-# PyPI packages the tests use as independent checks (BLAKE3's reference implementation).
-PYTHON_PACKAGES := blake3
+# PyPI packages the tests use as independent checks (BLAKE3's reference implementation; Pillow reading the
+# images ImageIO's stand-in writes).
+PYTHON_PACKAGES := blake3 pillow
 # More for the benchmarks' peers.
 BENCH_PACKAGES := $(PACKAGES) gcc libglib2.0-dev shared-mime-info libvips-tools imagemagick libheif-examples
 # The benchmarks' Python peers and references, pinned, in a virtual environment of their own: Pillow, and
@@ -18,13 +19,13 @@ BENCH_VENV := /var/tmp/opensharing-bench/venv
 BENCH_PYTHON_PACKAGES := pillow==11.3.0 pillow-heif==1.8.1
 
 # The example extensions (Examples/Extensions), each a bundle NAME.appex in .build/extensions.
-EXTENSIONS := Uppercase ImageSaver FileSaver NeverCompletes CrashesMidLoad MemoryHog ShareProber
+EXTENSIONS := Uppercase ImageSaver FileSaver NeverCompletes CrashesMidLoad MemoryHog ShareProber NaiveResizer DownsamplingResizer
 
 .PHONY: deps demo test bench extensions
 
 deps:
 	@Tools/install-system-packages.sh $(PACKAGES)
-	@python3 -c "import blake3" 2>/dev/null || python3 -m pip install --quiet --root-user-action=ignore $(PYTHON_PACKAGES)
+	@python3 -c "import blake3, PIL" 2>/dev/null || python3 -m pip install --quiet --root-user-action=ignore $(PYTHON_PACKAGES)
 
 extensions: deps
 	@$(SWIFT) build
@@ -63,6 +64,7 @@ bench: $(BENCH_VENV)/bin/python
 	Benchmarks/compare-hash.sh
 	Benchmarks/compare-receive.sh
 	PYTHON=$(BENCH_VENV)/bin/python Benchmarks/compare-thumbnails.sh
+	PYTHON=$(BENCH_VENV)/bin/python Benchmarks/compare-imageio.sh
 	$(SWIFT) build -c release --product sharing
 	$(BENCH_VENV)/bin/python -W ignore Benchmarks/thumbnail-corpus.py .build/release/sharing
 	Benchmarks/compare-runtime.sh

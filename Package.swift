@@ -67,15 +67,20 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // ImageIO's image sources and destinations, and the CoreGraphics images they make, over Thumbnails.
+        .target(name: "OpenImageIO", dependencies: ["OpenCoreFoundation", "Thumbnails", "SharingSystem", "PackageSupport"],
+                swiftSettings: strictSettings),
         // The headless part of UIKit and Social that extension principals use: view controllers, the compose
         // sheet, images.
-        .target(name: "OpenExtensionUI", dependencies: ["OpenItemProvider", "Thumbnails"], swiftSettings: strictSettings),
+        .target(name: "OpenExtensionUI", dependencies: ["OpenItemProvider", "OpenImageIO", "OpenCoreFoundation", "Thumbnails"], swiftSettings: strictSettings),
         .target(
             name: "SharingShim",
             dependencies: [
                 .target(name: "OpenUniformTypeIdentifiers", condition: .when(platforms: nonApplePlatforms)),
                 .target(name: "OpenItemProvider", condition: .when(platforms: nonApplePlatforms)),
                 .target(name: "OpenExtensionUI", condition: .when(platforms: nonApplePlatforms)),
+                .target(name: "OpenImageIO", condition: .when(platforms: nonApplePlatforms)),
+                .target(name: "OpenCoreFoundation", condition: .when(platforms: nonApplePlatforms)),
             ],
             swiftSettings: strictSettings
         ),
@@ -179,6 +184,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "OpenImageIOTests",
+            dependencies: ["SharingShim", "OpenExtensionUI"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "SharingCLITests",
             dependencies: ["sharing", "ShareInbox"],
             swiftSettings: strictSettings
@@ -211,7 +222,11 @@ if let sharing = package.targets.firstIndex(where: { $0.name == "sharing" }) {
 let exampleExtensions: [(name: String, dependencies: [Target.Dependency])] = [
     ("Uppercase", []), ("ImageSaver", ["InboxSaver"]), ("FileSaver", ["InboxSaver"]),
     ("NeverCompletes", []), ("CrashesMidLoad", []), ("MemoryHog", []), ("ShareProber", ["HostProfiles"]),
+    ("NaiveResizer", ["PhotoResizing"]), ("DownsamplingResizer", ["PhotoResizing"]),
 ]
+// What the two resizers share: resizing a photo for upload the naive way and ImageIO's, as iOS code does.
+package.targets.append(.target(name: "PhotoResizing", dependencies: ["SharingShim"], path: "Examples/Extensions/PhotoResizing",
+                               swiftSettings: strictSettings))
 // What ImageSaver and FileSaver share: ShareIntake into the app group's inbox.
 package.targets.append(.target(name: "InboxSaver", dependencies: ["OpenItemProvider", "ShareIntake", "ShareInbox", "SharingShim"],
                                path: "Examples/Extensions/InboxSaver", swiftSettings: strictSettings))

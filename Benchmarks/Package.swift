@@ -58,5 +58,10 @@ let package = Package(
             path: "Benchmarks/RoundTrip"
         ),
         .executableTarget(name: "BareFoundation", path: "Benchmarks/BareFoundation"),
+        .executableTarget(
+            name: "ImageIOThumbnail",
+            dependencies: [.product(name: "SharingShim", package: "OpenSharing")],
+            path: "Benchmarks/ImageIOThumbnail"
+        ),
     ]
 )

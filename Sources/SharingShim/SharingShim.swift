@@ -1,6 +1,6 @@
 // One import for extension code: Apple's frameworks where they exist, OpenSharing's elsewhere. A file that says
-// `import SharingShim` in place of `import UIKit`, `import Social`, `import MobileCoreServices` and
-// `import UniformTypeIdentifiers` compiles unchanged against either.
+// `import SharingShim` in place of `import UIKit`, `import Social`, `import MobileCoreServices`,
+// `import UniformTypeIdentifiers` and `import ImageIO` compiles unchanged against either.
 
 #if canImport(Darwin)
 @_exported public import Foundation
@@ -11,6 +11,9 @@
 #elseif canImport(CoreServices)
 @_exported public import CoreServices
 #endif
+#if canImport(ImageIO)
+@_exported public import ImageIO
+#endif
 #if canImport(UIKit)
 @_exported public import UIKit
 #endif
@@ -19,9 +22,32 @@
 #endif
 #else
 @_exported public import Foundation
+@_exported public import OpenCoreFoundation
 @_exported public import OpenUniformTypeIdentifiers
 @_exported public import OpenItemProvider
+@_exported public import OpenImageIO
 @_exported public import OpenExtensionUI
+// Linux's toolchain has a module named CoreFoundation whose types have these names too: a file that imports it
+// beside this one still means these, because a declaration imported by name is preferred to one a module brings
+// whole.
+@_exported public import typealias OpenCoreFoundation.CFString
+@_exported public import typealias OpenCoreFoundation.CFArray
+@_exported public import typealias OpenCoreFoundation.CFDictionary
+@_exported public import typealias OpenCoreFoundation.CFMutableDictionary
+@_exported public import typealias OpenCoreFoundation.CFData
+@_exported public import typealias OpenCoreFoundation.CFMutableData
+@_exported public import typealias OpenCoreFoundation.CFURL
+@_exported public import typealias OpenCoreFoundation.CFNumber
+@_exported public import typealias OpenCoreFoundation.CFBoolean
+@_exported public import typealias OpenCoreFoundation.CFIndex
+@_exported public import typealias OpenCoreFoundation.CFTypeRef
+@_exported public import class OpenCoreFoundation.CFAllocator
+@_exported public import enum OpenCoreFoundation.CFNumberType
+@_exported public import var OpenCoreFoundation.kCFBooleanTrue
+@_exported public import var OpenCoreFoundation.kCFBooleanFalse
+@_exported public import var OpenCoreFoundation.kCFAllocatorDefault
+@_exported public import func OpenCoreFoundation.CFNumberGetValue
+@_exported public import func OpenCoreFoundation.CFDataCreateMutable
 #endif
 
 #if canImport(Darwin)

@@ -45,9 +45,11 @@ struct Resampler {
         self.orientation = orientation
         self.inOrder = inOrder
         // Room for a fourth channel is reserved, untouched (so not resident), so that RGB can become RGBA in place.
-        image = []
-        image.reserveCapacity(width * height * (channels == 3 ? 4 : channels))
-        image.append(contentsOf: repeatElement(0, count: width * height * channels))
+        let count = width * height * channels
+        image = [UInt8](unsafeUninitializedCapacity: width * height * (channels == 3 ? 4 : channels)) { buffer, initialized in
+            buffer.baseAddress!.initialize(repeating: 0, count: count)
+            initialized = count
+        }
         columns = Self.spans(from: sourceWidth, to: width)
         rows = Self.spans(from: sourceHeight, to: height)
         horizontal = [Float](repeating: 0, count: width * channels)
@@ -68,6 +70,21 @@ struct Resampler {
 
     /// Adds source row `y`: `count` pixels of `channels` bytes, the first at column `start`, then every `step`.
     mutating func add(row y: Int, pixels: UnsafePointer<UInt8>, count: Int, start: Int = 0, step: Int = 1) {
+        // At the same size and upright (a whole image decoded), each pixel is its own average: copied.
+        if width == sourceWidth && height == sourceHeight && orientation == .up {
+            let (channels, width) = (channels, width)
+            image.withUnsafeMutableBufferPointer { image in
+                let row = image.baseAddress! + y * width * channels
+                if step == 1 {
+                    (row + start * channels).update(from: pixels, count: count * channels)
+                } else {
+                    for index in 0..<count {
+                        (row + (start + index * step) * channels).update(from: pixels + index * channels, count: channels)
+                    }
+                }
+            }
+            return
+        }
         let span = rows[y]
         if inOrder { finish(before: y) }
         horizontal.withUnsafeMutableBufferPointer { line in

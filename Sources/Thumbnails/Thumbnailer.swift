@@ -165,7 +165,16 @@ public struct Thumbnail: Sendable, Equatable {
         var pixels = self.pixels
         self.pixels = []
         let count = width * height
-        pixels.append(contentsOf: repeatElement(255, count: count))
+        // Grown within the capacity reserved, a block at a time (each a copy, not an element at a time).
+        let block = [UInt8](repeating: 255, count: 1 << 16)
+        block.withUnsafeBufferPointer { block in
+            var added = 0
+            while added < count {
+                let next = min(block.count, count - added)
+                pixels.append(contentsOf: UnsafeBufferPointer(rebasing: block[0..<next]))
+                added += next
+            }
+        }
         pixels.withUnsafeMutableBufferPointer { bytes in
             // From the last pixel back, and each pixel's last byte first: nothing is overwritten before it is read.
             for index in stride(from: count - 1, through: 0, by: -1) {

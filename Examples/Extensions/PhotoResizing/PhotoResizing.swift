@@ -1,0 +1,49 @@
+// Resizing a shared photo for upload, the two ways share extensions do it, and a preview maker: code as it is
+// written for iOS, importing only SharingShim.
+//
+// The situation (blog.kulman.sk/dealing-with-memory-limits-in-app-extensions, nutrient.io/blog/
+// image-loading-and-cropping-on-ios): a share extension that resized the photo it was given through UIImage
+// was killed on devices at its 120 MB limit with large photos; decoding a photo of 48 megapixels whole takes
+// some 190 MB. The fix in both was ImageIO's downsample, which never decodes the whole photo.
+public import SharingShim
+
+public enum PhotoResizing {
+    /// The photo at `url` as a JPEG no longer than `longestSide` pixels, the naive way: the whole photo is
+    /// decoded to be drawn into a renderer at the screen's scale, as `UIImage` does on a device.
+    public static func naivelyResized(photoAt url: URL, longestSide: CGFloat) -> Data? {
+        guard let photo = UIImage(contentsOfFile: url.path) else { return nil }
+        let ratio = min(1, longestSide / max(photo.size.width, photo.size.height))
+        let size = CGSize(width: (photo.size.width * ratio).rounded(), height: (photo.size.height * ratio).rounded())
+        let format = UIGraphicsImageRendererFormat()
+        format.scale = 1
+        let resized = UIGraphicsImageRenderer(size: size, format: format).image { _ in
+            photo.draw(in: CGRect(origin: .zero, size: size))
+        }
+        return resized.jpegData(compressionQuality: 0.8)
+    }
+
+    /// The same, ImageIO's way: a thumbnail made a band at a time, turned upright, written straight to JPEG.
+    public static func downsampled(photoAt url: URL, longestSide: CGFloat) -> Data? {
+        guard let source = CGImageSourceCreateWithURL(url as CFURL, [kCGImageSourceShouldCache: false] as CFDictionary) else { return nil }
+        let options = [
+            kCGImageSourceCreateThumbnailFromImageAlways: true,
+            kCGImageSourceCreateThumbnailWithTransform: true,
+            kCGImageSourceShouldCacheImmediately: true,
+            kCGImageSourceThumbnailMaxPixelSize: longestSide,
+        ] as CFDictionary
+        guard let thumbnail = CGImageSourceCreateThumbnailAtIndex(source, 0, options) else { return nil }
+        return UIImage(cgImage: thumbnail).jpegData(compressionQuality: 0.8)
+    }
+
+    /// A square-bounded preview, as a custom share sheet shows one per attachment: ImageIO's thumbnail, into
+    /// a `UIImage`, as PNG.
+    public static func preview(ofPhotoAt url: URL, side: Int = 300) -> UIImage? {
+        guard let source = CGImageSourceCreateWithURL(url as CFURL, nil) else { return nil }
+        let options: [CFString: Any] = [
+            kCGImageSourceCreateThumbnailFromImageIfAbsent: true,
+            kCGImageSourceCreateThumbnailWithTransform: true,
+            kCGImageSourceThumbnailMaxPixelSize: side,
+        ]
+        return CGImageSourceCreateThumbnailAtIndex(source, 0, options as CFDictionary).map { UIImage(cgImage: $0) }
+    }
+}
