@@ -34,7 +34,10 @@ extensions: deps
 demo: extensions
 	@Examples/demo.sh
 
-# Tests of concurrent code run a second time under the thread sanitizer (its own build folder).
+# Tests of concurrent code run a second time under the thread sanitizer (its own build folder). Not those that
+# start child processes: the runtime's child is a clone of this threaded process, whose first libc call that the
+# sanitizer intercepts (vfork) waits forever for a lock another thread held at the clone.
+TSAN_SKIPPED := ChildProcessTests|ProcessTreeTests
 TSAN_TESTS := PackageSupportTests|SharingSystemTests|ContentTypesTests|OpenItemProviderTests|SharingShimTests|ShareIntakeTests|ShareInboxTests|heifOrientations
 
 # The compatibility suite (Tests/Compatibility): a package of its own, so that nothing it builds enters this
@@ -51,7 +54,7 @@ test: deps
 	clone=$$(Tools/versioned-clone.sh .build/versioned) && cd $(COMPATIBILITY) && \
 		OPENSHARING_VERSIONED_CLONE=$$clone $(SWIFT) test --disable-dependency-cache
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_TESTS)'
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_TESTS)' --skip '$(TSAN_SKIPPED)'
 
 $(BENCH_VENV)/bin/python:
 	python3 -m venv $(BENCH_VENV)
