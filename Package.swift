@@ -152,7 +152,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SharingShimTests",
-            dependencies: ["SharingShim", "SharingSystem"],
+            dependencies: ["SharingShim", "SharingSystem", "OpenItemProvider"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -222,7 +222,7 @@ if let sharing = package.targets.firstIndex(where: { $0.name == "sharing" }) {
 let exampleExtensions: [(name: String, dependencies: [Target.Dependency])] = [
     ("Uppercase", []), ("ImageSaver", ["InboxSaver"]), ("FileSaver", ["InboxSaver"]),
     ("NeverCompletes", []), ("CrashesMidLoad", []), ("MemoryHog", []), ("ShareProber", ["HostProfiles"]),
-    ("NaiveResizer", ["PhotoResizing"]), ("DownsamplingResizer", ["PhotoResizing"]),
+    ("NaiveResizer", ["PhotoResizing"]), ("DownsamplingResizer", ["PhotoResizing"]), ("ImportAction", []), ("UploadShare", ["PhotoResizing"]),
 ]
 // What the two resizers share: resizing a photo for upload the naive way and ImageIO's, as iOS code does.
 package.targets.append(.target(name: "PhotoResizing", dependencies: ["SharingShim"], path: "Examples/Extensions/PhotoResizing",

@@ -1,4 +1,5 @@
 public import Foundation
+public import OpenExtensionUI
 public import OpenItemProvider
 import SharingSystem
 
@@ -11,7 +12,13 @@ import SharingSystem
 /// removed with everything in it. The extension's loads are the same calls on `items`' providers, made as it
 /// asks: files cross as descriptors, data inline or in a sealed memory file, never copied through the socket.
 public struct ExtensionHost: Sendable {
+    /// The limits; when `nil`, the extension point's on `device` (`ExtensionLimits.defaults(forExtensionPoint:device:)`).
     public var limits: ExtensionLimits?
+    /// The device the host plays: its screen's scale and size reach the extension (`UIScreen`), its limits
+    /// apply unless `limits` are given, and its baseline is charged against the memory limit in every case.
+    public var device: DeviceClass?
+    /// The person using the extension: what they do with a compose sheet and with alerts.
+    public var user: ExtensionUser
     /// The directory of app group containers the extension is given (`OPENSHARING_APP_GROUP_CONTAINERS`).
     public var appGroupContainers: URL?
     /// What the host does when the extension asks it to open a URL; `nil` refuses every URL. Called on the
@@ -23,9 +30,11 @@ public struct ExtensionHost: Sendable {
     /// Whether the tree may have a PID namespace of its own; the tests turn it off to show the fallback.
     var allowsPIDNamespace = true
 
-    public init(limits: ExtensionLimits? = nil, appGroupContainers: URL? = nil, cgroup: URL? = nil,
-                openURL: (@Sendable (URL) -> Bool)? = nil) {
+    public init(limits: ExtensionLimits? = nil, device: DeviceClass? = nil, user: ExtensionUser = .post, appGroupContainers: URL? = nil,
+                cgroup: URL? = nil, openURL: (@Sendable (URL) -> Bool)? = nil) {
         self.limits = limits
+        self.device = device
+        self.user = user
         self.appGroupContainers = appGroupContainers
         self.cgroup = cgroup
         self.openURL = openURL
@@ -36,12 +45,18 @@ public struct ExtensionHost: Sendable {
     /// - Throws: `ExtensionRuntimeError` when the extension cannot be started at all (no container, no
     ///   process, a request too large); everything that happens once it runs is in the outcome.
     public func run(_ bundle: ExtensionBundle, items: [NSExtensionItem]) async throws(ExtensionRuntimeError) -> ExtensionRun {
-        let limits = limits ?? .defaults(forExtensionPoint: bundle.extensionPointIdentifier)
+        let limits = limits ?? .defaults(forExtensionPoint: bundle.extensionPointIdentifier, device: device)
+        var environment = ["OPENSHARING_USER": user.rawValue]
+        if let device {
+            environment["OPENSHARING_SCREEN_SCALE"] = String(device.screenScale)
+            environment["OPENSHARING_SCREEN_POINTS"] = "\(device.screenWidth)x\(device.screenHeight)"
+        }
+        let baseline = device?.baseline(forExtensionPoint: bundle.extensionPointIdentifier) ?? 0
         // Starting the process and watching it block: never on Swift concurrency's few threads, which other
         // tasks (the host's own) need meanwhile.
-        return try await BlockingThreads.run { [self] () throws(ExtensionRuntimeError) -> ExtensionRun in
-            let supervisor = try Supervisor(bundle: bundle, items: items, limits: limits, appGroupContainers: appGroupContainers,
-                                            cgroup: cgroup, pidNamespace: allowsPIDNamespace, openURL: openURL)
+        return try await BlockingThreads.run { [self, environment] () throws(ExtensionRuntimeError) -> ExtensionRun in
+            let supervisor = try Supervisor(bundle: bundle, items: items, limits: limits, baseline: baseline, environment: environment,
+                                            appGroupContainers: appGroupContainers, cgroup: cgroup, pidNamespace: allowsPIDNamespace, openURL: openURL)
             return supervisor.supervise()
         }
     }

@@ -1,6 +1,7 @@
 import ExtensionManifest
-public import Foundation
+import Foundation
 public import OpenItemProvider
+import OpenExtensionUI
 import PackageSupport
 import SharingSystem
 
@@ -9,23 +10,30 @@ import SharingSystem
 /// runtime checks that the bundle's Info.plist names that class.
 ///
 /// ```swift
-/// // main.swift of the Uppercase extension
-/// ExtensionProcess.run(UppercaseRequestHandler.init)
+/// // main.swift of a share extension, beside its ShareViewController.swift
+/// ExtensionProcess.run(ShareViewController.init)
 /// ```
 ///
 /// The runtime connects to the host (descriptor 3, given by the host), makes the context with the host's
-/// items (their providers load from the host when asked), creates the principal and calls
-/// `beginRequest(with:)` on the main thread, and runs the main queue. When the extension ends the request,
-/// its outcome and returned items go to the host, and the process exits once the main queue has run what
-/// was queued before. If the host goes away, the process ends.
+/// items (their providers load from the host when asked), and creates the principal on the main thread. A view
+/// controller (`UIViewController`, `SLComposeServiceViewController`) is presented as the system presents one —
+/// the request begins on it, its view loads and appears — and the scripted user the host names acts on it;
+/// any other principal gets `beginRequest(with:)`. Then the main queue runs. When the extension ends the
+/// request, its outcome and returned items go to the host; the process ends once what the main queue held
+/// then has run, the host has the outcome, and no work after completion (a completion handler, an expiring
+/// activity) is still running — or when the host ends it. If the host goes away, the process ends.
 public enum ExtensionProcess {
-    /// Runs the extension whose principal `makePrincipal` creates. Never returns.
-    public static func run<Principal: NSObject & NSExtensionRequestHandling>(_ makePrincipal: @escaping @Sendable () -> Principal) -> Never {
+    /// Runs the extension whose principal `makePrincipal` creates, on the main actor. Never returns.
+    public static func run<Principal: NSExtensionRequestHandling>(_ makePrincipal: @escaping @MainActor () -> Principal) -> Never {
         let named = String(reflecting: Principal.self)
-        let declared = declaredPrincipal()
-        guard let declared, Self.names(declared, named) else {
+        switch declaredPrincipal() {
+        case .principal(let declared) where Self.names(declared, named):
+            break
+        case .storyboard(let storyboard):
+            say("the Info.plist names the storyboard \(storyboard), which is not loaded here: running \(named), the principal the program gives")
+        case let declared:
             fail("the Info.plist beside \(CommandLine.arguments.first ?? "the executable") names NSExtensionPrincipalClass "
-                 + "\(declared.map { "\"\($0)\"" } ?? "nowhere"), but the program runs \(named)")
+                 + "\(declared.principal.map { "\"\($0)\"" } ?? "nowhere"), but the program runs \(named)")
         }
         let connection: HostConnection
         let request: [WireItem]
@@ -41,12 +49,21 @@ public enum ExtensionProcess {
         let context = NSExtensionContext(inputItems: connection.inputItems(request))
         context.openURLHandler = { url, reply in connection.open(url, reply) }
         // The process ends when its host goes away before the request has ended; else once the request has
-        // ended, what the main queue held then has run, and the host, having read the outcome (and measured the
-        // process), has closed the connection.
-        let ending = Locked((requestEnded: false, drained: false, hostGone: false))
-        connection.startReading {
-            if ending.withLock({ state in state.hostGone = true; return !state.requestEnded || state.drained }) { exit(0) }
+        // ended, what the main queue held then has run, the host has the outcome (and has measured the process),
+        // and no work after completion runs.
+        let ending = Locked((requestEnded: false, drained: false, hostHasIt: false, hostGone: false))
+        @Sendable func endIfDone() {
+            let done = ending.withLock { $0.requestEnded && $0.drained && ($0.hostHasIt || $0.hostGone) } && ProcessActivities.count == 0
+            if done { exit(0) }
         }
+        ProcessActivities.observe { _ in endIfDone() }
+        connection.startReading(ended: {
+            ending.withLock { $0.hostHasIt = true }
+            endIfDone()
+        }, closed: {
+            if ending.withLock({ state in state.hostGone = true; return !state.requestEnded }) { exit(0) }
+            endIfDone()
+        })
         Task.detached {
             let outcome = await context.requestEnded()
             ending.withLock { $0.requestEnded = true }
@@ -54,20 +71,42 @@ public enum ExtensionProcess {
             connection.send(outcome) {
                 // What the extension queued on the main queue before it ended the request still runs.
                 DispatchQueue.main.async {
-                    if ending.withLock({ state in state.drained = true; return state.hostGone }) { exit(0) }
+                    ending.withLock { $0.drained = true }
+                    endIfDone()
                 }
             }
         }
+        let user = ProcessInfo.processInfo.environment["OPENSHARING_USER"].flatMap(ExtensionUser.init(rawValue:)) ?? .post
         DispatchQueue.main.async {
-            makePrincipal().beginRequest(with: context)
+            MainActor.assumeIsolated {
+                let principal = makePrincipal()
+                if let controller = principal as? UIViewController {
+                    ExtensionPresenter.alertObserver = { connection.report($0) }
+                    ExtensionPresenter.present(controller, with: context, user: user)
+                } else {
+                    principal.beginRequest(with: context)
+                }
+            }
         }
         dispatchMain()
     }
 
-    /// The principal class the bundle's Info.plist names (`NSExtension.NSExtensionPrincipalClass`).
-    private static func declaredPrincipal() -> String? {
+    /// What the bundle's Info.plist says the principal is (`NSExtension.NSExtensionPrincipalClass`), or the
+    /// storyboard that stands for it (`NSExtensionMainStoryboard`, Xcode's default for share extensions).
+    private static func declaredPrincipal() -> DeclaredPrincipal {
         let plist = Bundle.main.bundleURL.appendingPathComponent("Info.plist")
-        return (try? ExtensionManifest.read(contentsOf: plist))?.principalClass
+        let manifest = try? ExtensionManifest.read(contentsOf: plist)
+        if let principal = manifest?.principalClass { return .principal(principal) }
+        if let storyboard = manifest?.mainStoryboard { return .storyboard(storyboard) }
+        return .none
+    }
+
+    private enum DeclaredPrincipal {
+        case principal(String), storyboard(String), none
+
+        var principal: String? {
+            if case .principal(let name) = self { name } else { nil }
+        }
     }
 
     /// Whether an Info.plist's principal class names the Swift type `named` ("Module.Type"): as written, or as

@@ -1,5 +1,6 @@
 import ExtensionManifest
 public import Foundation
+public import OpenExtensionUI
 public import OpenItemProvider
 import SharingSystem
 
@@ -33,12 +34,13 @@ public struct ExtensionLimits: Sendable, Equatable {
         self.grace = grace
     }
 
-    /// The limits of an extension point, as Apple's devices apply them: the memory limit developers report
-    /// for the point (120 MB for share and action extensions, 24 MB for notification service extensions),
-    /// 120 MB where none is reported.
-    public static func defaults(forExtensionPoint identifier: String) -> ExtensionLimits {
+    /// The limits of an extension point, as Apple's devices apply them: the memory limit `device` is reported to
+    /// give the point, else the one developers report for the point (120 MB for share and action extensions,
+    /// 24 MB for notification service extensions), 120 MB where none is reported. An explicit limit set on the
+    /// result afterwards wins over both: one rule everywhere.
+    public static func defaults(forExtensionPoint identifier: String, device: DeviceClass? = nil) -> ExtensionLimits {
         let megabytes = ExtensionPoint.named(identifier)?.reportedMemoryLimit?.megabytes ?? 120
-        return ExtensionLimits(memory: megabytes << 20)
+        return ExtensionLimits(memory: device?.memoryLimit(forExtensionPoint: identifier) ?? megabytes << 20)
     }
 }
 
@@ -170,6 +172,13 @@ public struct ExtensionRun: Sendable {
     public var exitStatus: ExitStatus?
     /// What held the extension.
     public var sandbox: ExtensionSandbox
+    /// The alerts the extension presented, and what the scripted user did with each (the first hundred).
+    public var alerts: [PresentedAlert] = []
+    /// How long the process lived after it ended the request (work after completion), when it did end it.
+    public var livedAfterCompletion: Duration?
+    /// Whether the time after completion ran out with the process still at work: its expiring activities were
+    /// told so, and the host ended it if it did not end within the grace.
+    public var afterCompletionExpired = false
 
     /// The outcome in the runtime's one vocabulary.
     public var status: ExtensionStatus {

@@ -1,4 +1,5 @@
 import Foundation
+import OpenExtensionUI
 import OpenItemProvider
 import PackageSupport
 import SharingSystem
@@ -65,8 +66,10 @@ final class HostConnection: Sendable {
 
     /// Reads the host's answers on a thread of the platform layer's, until the host closes the connection or
     /// goes away (then every pending load ends, and `closed` says so) or sends what this runtime cannot read
-    /// (then the process says why and ends with `unreadableHostStatus`).
-    func startReading(closed: @escaping @Sendable () -> Void) {
+    /// (then the process says why and ends with `unreadableHostStatus`). `ended` runs when the host says it has
+    /// the request's outcome.
+    func startReading(ended: @escaping @Sendable () -> Void, closed: @escaping @Sendable () -> Void) {
+        endedHandler.withLock { $0 = ended }
         BlockingThreads.submit { [self] in
             while true {
                 let packet: PacketChannel.Packet
@@ -88,6 +91,8 @@ final class HostConnection: Sendable {
             closed()
         }
     }
+
+    private let endedHandler = Locked<(@Sendable () -> Void)?>(nil)
 
     private func handle(_ message: RuntimeMessage, files: [OpenFile]) {
         switch message {
@@ -112,7 +117,11 @@ final class HostConnection: Sendable {
             pending.withLock { $0.openings.removeValue(forKey: id) }?.resolve(opened)
         case .timeWarning(let phase):
             ExtensionProcess.say("the host's \(phase) time budget ran out; the extension is about to be killed")
-        case .request, .ready, .load, .cancelLoad, .openURL, .complete, .cancel:
+            // Work after completion is told it has expired, as iOS tells it before suspending the process.
+            if phase == TimeoutPhase.afterCompletion.rawValue { ProcessActivities.expire() }
+        case .ended:
+            endedHandler.withLock { $0 }?()
+        case .request, .ready, .load, .cancelLoad, .openURL, .complete, .cancel, .alert:
             ExtensionProcess.say("the host sent an extension's message (\(message.kindName)); ignored")
         }
     }
@@ -203,6 +212,12 @@ final class HostConnection: Sendable {
             }
             return item
         }
+    }
+
+    /// Tells the host of an alert the extension presented and what the user did with it.
+    func report(_ alert: PresentedAlert) {
+        let wire = WireAlert(title: alert.title, message: alert.message, actions: alert.actions, chosen: Int32(alert.chosen ?? -1))
+        try? channel.send(RuntimeMessage.alert(wire).encoded().bytes)
     }
 
     /// Sends how the request ended: the returned items with their payloads, loaded now (the process ends

@@ -22,6 +22,8 @@ package enum RuntimeMessage: Equatable, Sendable {
     case complete(items: [WireItem])
     /// `cancelRequest(withError:)`.
     case cancel(RemoteError)
+    /// The extension presented an alert, and the scripted user chose action `chosen` (none: -1), for the report.
+    case alert(WireAlert)
 
     // Host to extension.
     /// The request: the input items, their attachments' registered types and forms, no payloads.
@@ -37,6 +39,9 @@ package enum RuntimeMessage: Equatable, Sendable {
     /// The stream that answered load `id` has ended, after `bytes` bytes: at the source's end (`complete`),
     /// or cut short (the source failed). Sent before the pipe's end shows.
     case streamEnded(id: UInt32, bytes: UInt64, complete: Bool)
+    /// The host has the request's outcome and has measured the process: once its work after completion is
+    /// done, it may end.
+    case ended
 
     static let magic: [UInt8] = [0x4F, 0x53]  // "OS"
     static let version: UInt8 = 1
@@ -147,6 +152,27 @@ package struct WireRepresentation: Equatable, Sendable {
     }
 }
 
+/// An alert as it crosses to the host: what it said, its actions (title, style), and the one the user chose.
+package struct WireAlert: Equatable, Sendable {
+    package var title: String?
+    package var message: String?
+    package var actions: [(title: String?, style: String)]
+    /// The index of the action chosen; -1 for none.
+    package var chosen: Int32
+
+    package init(title: String?, message: String?, actions: [(title: String?, style: String)], chosen: Int32) {
+        self.title = title
+        self.message = message
+        self.actions = actions
+        self.chosen = chosen
+    }
+
+    package static func == (lhs: WireAlert, rhs: WireAlert) -> Bool {
+        lhs.title == rhs.title && lhs.message == rhs.message && lhs.chosen == rhs.chosen
+            && lhs.actions.map(\.title) == rhs.actions.map(\.title) && lhs.actions.map(\.style) == rhs.actions.map(\.style)
+    }
+}
+
 /// A message that broke the protocol: what was wrong, and where in the packet.
 package struct ProtocolViolation: Error, Equatable, Sendable, CustomStringConvertible {
     package var message: String
@@ -158,8 +184,8 @@ package struct ProtocolViolation: Error, Equatable, Sendable, CustomStringConver
 
 extension RuntimeMessage {
     private enum Kind: UInt8 {
-        case ready = 1, load, cancelLoad, openURL, complete, cancel
-        case request = 32, loaded, openedURL, timeWarning, progress, streamEnded
+        case ready = 1, load, cancelLoad, openURL, complete, cancel, alert
+        case request = 32, loaded, openedURL, timeWarning, progress, streamEnded, ended
     }
 
     /// The message's bytes, and how many descriptors must travel with them.
@@ -193,6 +219,13 @@ extension RuntimeMessage {
             writer.u64(UInt64(bitPattern: completed)); writer.u64(UInt64(bitPattern: total))
         case .streamEnded(let id, let bytes, let complete):
             writer.u8(Kind.streamEnded.rawValue); writer.u32(id); writer.u64(bytes); writer.u8(complete ? 1 : 0)
+        case .alert(let alert):
+            writer.u8(Kind.alert.rawValue); writer.optional(alert.title); writer.optional(alert.message)
+            writer.u32(UInt32(alert.actions.count))
+            for action in alert.actions { writer.optional(action.title); writer.string(action.style) }
+            writer.u32(UInt32(bitPattern: alert.chosen))
+        case .ended:
+            writer.u8(Kind.ended.rawValue)
         }
         return (writer.bytes, writer.descriptors)
     }
@@ -220,6 +253,14 @@ extension RuntimeMessage {
         case .progress:
             message = .progress(id: try reader.u32(), completed: Int64(bitPattern: try reader.u64()), total: Int64(bitPattern: try reader.u64()))
         case .streamEnded: message = .streamEnded(id: try reader.u32(), bytes: try reader.u64(), complete: try reader.flag())
+        case .alert:
+            let title = try reader.optional(), text = try reader.optional()
+            var actions: [(title: String?, style: String)] = []
+            for _ in 0..<(try reader.count(minimumSize: 5)) { actions.append((try reader.optional(), try reader.string())) }
+            let chosen = Int32(bitPattern: try reader.u32())
+            guard chosen >= -1, chosen < actions.count else { throw ProtocolViolation("an alert's chosen action \(chosen) of \(actions.count)") }
+            message = .alert(WireAlert(title: title, message: text, actions: actions, chosen: chosen))
+        case .ended: message = .ended
         }
         guard reader.isAtEnd else { throw ProtocolViolation("\(reader.remaining) bytes after the end of a \(kind) message") }
         guard reader.descriptors == descriptors else {

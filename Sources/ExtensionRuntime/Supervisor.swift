@@ -1,4 +1,5 @@
 import Foundation
+import OpenExtensionUI
 import OpenItemProvider
 import PackageSupport
 import SharingSystem
@@ -45,6 +46,11 @@ final class Supervisor {
     private var killedFor: InterruptionReason?
     private var opened: [URL] = []
     private var returned: [ExtensionLoad] = []
+    private var alerts: [PresentedAlert] = []
+    /// What an empty extension already uses on the device played, added to every reading of the footprint.
+    private let baseline: Int
+    /// The time after completion ran out with the process at work.
+    private var afterCompletionExpired = false
 
     /// How often the resident memory is read: at 500 MB/s an allocation grows 2.5 MB in that time.
     static let memoryInterval: Duration = .milliseconds(5)
@@ -58,11 +64,14 @@ final class Supervisor {
     static let systemPrograms: Set<String> = ["swift-backtrace"]
     /// The most URLs a run records.
     static let openedURLRecords = 1000
+    /// The most alerts a run records.
+    static let alertRecords = 100
 
-    init(bundle: ExtensionBundle, items: [NSExtensionItem], limits: ExtensionLimits, appGroupContainers: URL?, cgroup: URL?,
-         pidNamespace: Bool, openURL: (@Sendable (URL) -> Bool)?) throws(ExtensionRuntimeError) {
+    init(bundle: ExtensionBundle, items: [NSExtensionItem], limits: ExtensionLimits, baseline: Int = 0, environment extra: [String: String] = [:],
+         appGroupContainers: URL?, cgroup: URL?, pidNamespace: Bool, openURL: (@Sendable (URL) -> Bool)?) throws(ExtensionRuntimeError) {
         self.bundle = bundle
         self.limits = limits
+        self.baseline = baseline
         self.openURL = openURL
         let path = bundle.url.path
         request = .request(items: ProviderMirror.describe(items))
@@ -96,6 +105,7 @@ final class Supervisor {
             logFile = try OpenFile.reading(container.log)
             var environment = ["HOME": container.url.path, "TMPDIR": container.temporary.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
             environment["OPENSHARING_APP_GROUP_CONTAINERS"] = appGroupContainers?.path
+            environment.merge(extra) { _, given in given }
             let (host, guest) = try PacketChannel.pair(name: "the extension \(bundle.name)")
             bootstrap = host
             var specification = ProcessTree.Specification(
@@ -125,6 +135,7 @@ final class Supervisor {
     /// Watches the extension until the request has its outcome and the tree has ended, then cleans up.
     func supervise() -> ExtensionRun {
         var termination: ProcessTree.Termination?
+        var terminatedAt: ContinuousClock.Instant?
         var measured = clock.now - .seconds(1)
         while termination == nil {
             // First what the last messages called for (the request after `ready`, an answer), then the
@@ -154,7 +165,10 @@ final class Supervisor {
             if closed, outcome == nil, let closedAt, clock.now >= closedAt + .milliseconds(250) {
                 kill(for: .protocolViolation("the extension closed its connection before ending the request"))
             }
-            if ready.readable.contains(tree.endDescriptor) { termination = tree.termination() }
+            if ready.readable.contains(tree.endDescriptor) {
+                termination = tree.termination()
+                terminatedAt = clock.now
+            }
         }
         // Whatever the extension sent before it ended still counts: an outcome sent just before exiting.
         while killedFor == nil, !closed, let channel, (try? channel.waitUntilReadable(timeout: .zero)) == true {
@@ -178,9 +192,13 @@ final class Supervisor {
         }
         let log = readLog()
         container.remove()
-        return ExtensionRun(outcome: finalOutcome(status), loads: loads.records, returned: returned, openedURLs: opened, peakFootprint: peak, log: log,
-                            exitStatus: status,
-                            sandbox: ExtensionSandbox(pidNamespace: tree.containment == .pidNamespace, landlock: ProcessTree.landlockVersion))
+        var run = ExtensionRun(outcome: finalOutcome(status), loads: loads.records, returned: returned, openedURLs: opened, peakFootprint: peak,
+                               log: log, exitStatus: status,
+                               sandbox: ExtensionSandbox(pidNamespace: tree.containment == .pidNamespace, landlock: ProcessTree.landlockVersion))
+        run.alerts = alerts
+        if outcome != nil, let endedAt, let terminatedAt { run.livedAfterCompletion = max(.zero, terminatedAt - endedAt) }
+        run.afterCompletionExpired = afterCompletionExpired
+        return run
     }
 
     /// The one outcome: the extension's own, else why the host ended it, else how it ended by itself.
@@ -224,7 +242,8 @@ final class Supervisor {
         let step = max(1 << 20, limits.memory / 64)
         if resident >= peak + step || resident > limits.memory - limits.memory / 4 || start - measuredExactly >= Self.footprintInterval {
             measuredExactly = start
-            let footprint = tree.footprint(excluding: loads.givenMemoryFiles, ignoring: Self.systemPrograms)
+            // As the device counts it: what an empty extension already uses there is charged too.
+            let footprint = tree.footprint(excluding: loads.givenMemoryFiles, ignoring: Self.systemPrograms) + baseline
             peak = max(peak, footprint)
             if footprint > limits.memory && killedFor == nil {
                 kill(for: .memoryLimit(limit: limits.memory, peak: peak))
@@ -264,9 +283,11 @@ final class Supervisor {
         let (phase, end) = deadline
         guard now >= end else { return }
         if let warned, warned.phase == phase {
-            if now >= warned.at + limits.grace { kill(for: .timeout(phase)) }
+            guard now >= warned.at + limits.grace else { return }
+            kill(for: .timeout(phase))
         } else {
             warned = (phase, now)
+            if phase == .afterCompletion { afterCompletionExpired = true }
             outbox.send(.timeWarning(phase: phase.rawValue))
         }
     }
@@ -348,7 +369,12 @@ final class Supervisor {
             guard ready else { throw ProtocolViolation("cancelRequest before ready") }
             guard outcome == nil else { return }
             end(with: .cancelled(ProviderMirror.nsError(error)))
-        case .request, .loaded, .openedURL, .timeWarning, .progress, .streamEnded:
+        case .alert(let alert):
+            guard ready else { throw ProtocolViolation("an alert before ready") }
+            guard alerts.count < Self.alertRecords else { return }
+            alerts.append(PresentedAlert(title: alert.title, message: alert.message, actions: alert.actions,
+                                         chosen: alert.chosen < 0 ? nil : Int(alert.chosen)))
+        case .request, .loaded, .openedURL, .timeWarning, .progress, .streamEnded, .ended:
             throw ProtocolViolation("a host's message (\(message.kindName)) from the extension")
         }
     }
@@ -356,7 +382,8 @@ final class Supervisor {
     /// Ends the request with the extension's outcome, after reading its footprint as it ends it: an extension
     /// that ends its request between two readings is not reported at the first reading's size, and one over its
     /// limit by then is over it, as a device would have found it before it could end the request. Then the
-    /// connection is closed, which lets the process end: the host, as iOS, not the extension, decides that.
+    /// extension is told, which lets the process end once its work after completion is done; the time after
+    /// completion starts, after which the host, as iOS, ends it.
     private func end(with outcome: ExtensionOutcome) {
         measuredExactly = clock.now - Self.footprintInterval
         checkMemory()
@@ -364,7 +391,7 @@ final class Supervisor {
         self.outcome = outcome
         endedAt = clock.now
         warned = nil
-        channel?.hangUp()
+        outbox.send(.ended)
     }
 
     private lazy var loadsCount: Int = {
@@ -388,6 +415,8 @@ extension RuntimeMessage {
         case .timeWarning: "timeWarning"
         case .progress: "progress"
         case .streamEnded: "streamEnded"
+        case .alert: "alert"
+        case .ended: "ended"
         }
     }
 }

@@ -1,18 +1,61 @@
+import Foundation
 public import OpenItemProvider
 
-/// Shows a principal view controller as the system shows an extension's: the controller is given the
-/// request's context and an application at the end of its responder chain, moves into the system's
-/// container, loads its view, and appears.
+/// The person using an extension, scripted: what they do with a compose sheet and with the alerts the
+/// extension shows. One word, the same everywhere (`sharing run --user`, `ExtensionHost.user`, the matrix).
+///
+/// An OpenSharing addition: on a device, a person taps.
+public enum ExtensionUser: String, Sendable, CaseIterable {
+    /// Taps Post once the content is valid (after the sheet's presentation animation), and an alert's
+    /// preferred action (else its first default one).
+    case post
+    /// Taps Cancel, and an alert's cancel action (else its last).
+    case cancel
+    /// Touches nothing: the sheet and any alert stay up until the request's time runs out.
+    case none
+}
+
+/// An alert an extension presented, and what the scripted user did with it.
+///
+/// An OpenSharing addition, for the run's report.
+public struct PresentedAlert: Sendable, Equatable {
+    public var title: String?
+    public var message: String?
+    /// Each action's title and style (`default`, `cancel`, `destructive`), in order.
+    public var actions: [(title: String?, style: String)]
+    /// The index of the action the user chose; `nil` when they chose none.
+    public var chosen: Int?
+
+    public init(title: String?, message: String?, actions: [(title: String?, style: String)], chosen: Int?) {
+        self.title = title
+        self.message = message
+        self.actions = actions
+        self.chosen = chosen
+    }
+
+    public static func == (lhs: PresentedAlert, rhs: PresentedAlert) -> Bool {
+        lhs.title == rhs.title && lhs.message == rhs.message && lhs.chosen == rhs.chosen
+            && lhs.actions.map(\.title) == rhs.actions.map(\.title) && lhs.actions.map(\.style) == rhs.actions.map(\.style)
+    }
+}
+
+/// Shows a principal view controller as the system shows an extension's: the request begins on the controller
+/// (`beginRequest(with:)`, which gives it the context), an application ends its responder chain, it moves
+/// into the system's container, loads its view, and appears; then the scripted user acts.
 ///
 /// An OpenSharing addition (UIKit does this itself): the extension runtime presents principals with it, and
 /// tests that drive a view controller in their own process may too.
 @MainActor
 public enum ExtensionPresenter {
-    /// Presents `controller` for the request `context` describes. The URLs it asks the application to
-    /// open go to `context`'s `open(_:completionHandler:)`.
-    public static func present(_ controller: UIViewController, with context: NSExtensionContext) {
+    /// Told of each alert once the user has done what they do with it (or at once, when they do nothing).
+    public static var alertObserver: (@MainActor (PresentedAlert) -> Void)?
+
+    /// Presents `controller` for the request `context` describes, used by `user`. The URLs it asks the
+    /// application to open go to `context`'s `open(_:completionHandler:)`.
+    public static func present(_ controller: UIViewController, with context: NSExtensionContext, user: ExtensionUser = .none) {
+        controller.user = user
         controller.application = UIApplication(context: context)
-        controller.extensionContext = context
+        controller.beginRequest(with: context)
         let container = UIViewController()
         controller.willMove(toParent: container)
         _ = controller.view
@@ -20,6 +63,32 @@ public enum ExtensionPresenter {
         controller.prepareToAppear()
         controller.viewWillAppear(false)
         controller.viewDidAppear(false)
-        (controller as? SLComposeServiceViewController)?.presentationAnimationDidFinish()
+        if let sheet = controller as? SLComposeServiceViewController {
+            sheet.presentationAnimationDidFinish()
+            // The person acts once the sheet is up, as a turn of the main queue after it appeared.
+            DispatchQueue.main.async { sheet.userArrives(user) }
+        }
+    }
+
+    /// An alert is up: the user of the controller that presented it answers it as they do, a turn of the main
+    /// queue later.
+    static func shown(_ alert: UIAlertController) {
+        let chosen: Int?
+        switch alert.user {
+        case .post:
+            chosen = alert.preferredAction.flatMap { preferred in alert.actions.firstIndex { $0 === preferred } }
+                ?? alert.actions.firstIndex { $0.style == .default } ?? alert.actions.firstIndex { $0.style != .cancel }
+        case .cancel:
+            chosen = alert.actions.firstIndex { $0.style == .cancel } ?? (alert.actions.isEmpty ? nil : alert.actions.count - 1)
+        case .none:
+            chosen = nil
+        }
+        let record = PresentedAlert(title: alert.title, message: alert.message,
+                                    actions: alert.actions.map { ($0.title, $0.style.name) }, chosen: chosen)
+        guard let chosen else { return alertObserver?(record) ?? () }
+        DispatchQueue.main.async {
+            alertObserver?(record)
+            alert.tap(alert.actions[chosen])
+        }
     }
 }

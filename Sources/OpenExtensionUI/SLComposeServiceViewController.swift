@@ -30,10 +30,30 @@ open class SLComposeServiceViewController: UIViewController {
     /// Stands in for `SLComposeServiceViewController.validateContent()`.
     open func validateContent() {
         postEnabled = isContentValid()
+        // A user waiting to post does, once the content becomes valid.
+        if postEnabled && waitingToPost {
+            waitingToPost = false
+            DispatchQueue.main.async { self.didSelectPost() }
+        }
     }
 
     /// Whether Post is enabled, as the last validation left it.
     var postEnabled = true
+    /// The scripted user wants to post and waits for the content to be valid.
+    private var waitingToPost = false
+
+    /// The scripted user, the sheet being up: Post when the content is valid (now, or once a validation says
+    /// so), Cancel, or nothing.
+    func userArrives(_ user: ExtensionUser) {
+        switch user {
+        case .post:
+            if postEnabled { didSelectPost() } else { waitingToPost = true }
+        case .cancel:
+            cancel()
+        case .none:
+            break
+        }
+    }
 
     /// The user tapped Post. The default completes the request, returning no items.
     ///

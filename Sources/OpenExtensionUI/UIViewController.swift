@@ -10,6 +10,8 @@ public import OpenItemProvider
 open class UIViewController: UIResponder {
     /// The application at the end of the responder chain, once the controller is presented.
     var application: UIApplication?
+    /// Who uses the extension this controller is part of (`ExtensionPresenter`).
+    var user = ExtensionUser.none
     private var loadedView: UIView?
 
     /// The context of the request the extension was started for, once the system presents it.
@@ -60,6 +62,14 @@ open class UIViewController: UIResponder {
         self.init(nibName: nil, bundle: nil)
     }
 
+    /// Takes the context of the host's request, as the system gives it to an extension's principal before
+    /// presenting it. A subclass that overrides this calls `super`.
+    ///
+    /// Stands in for `UIViewController.beginRequest(with:)` (UIKit's `NSExtensionRequestHandling`).
+    open func beginRequest(with context: NSExtensionContext) {
+        extensionContext = context
+    }
+
     /// Stands in for `UIViewController.loadView()`: makes a plain view.
     open func loadView() { view = UIView() }
     /// Stands in for `UIViewController.viewDidLoad()`.
@@ -85,6 +95,7 @@ open class UIViewController: UIResponder {
         presentedViewController = viewControllerToPresent
         viewControllerToPresent.presentingViewController = self
         viewControllerToPresent.application = application
+        viewControllerToPresent.user = user
         viewControllerToPresent.extensionContext = extensionContext
         _ = viewControllerToPresent.view
         viewControllerToPresent.viewWillAppear(flag)
@@ -112,3 +123,7 @@ open class UIViewController: UIResponder {
     /// What a UIKit class itself does between loading and appearing, whatever its subclass overrides.
     func prepareToAppear() {}
 }
+
+/// A view controller is an extension's request handler, as UIKit's is: the system begins the request on the
+/// principal, then presents it.
+extension UIViewController: @preconcurrency NSExtensionRequestHandling {}

@@ -39,12 +39,18 @@ open class NSExtensionContext: NSObject, @unchecked Sendable {
     open var inputItems: [Any] { items }
 
     /// Ends the request successfully, returning items to the host (an action extension's results). The
-    /// completion handler runs once the host has them, with `expired == false`.
+    /// completion handler runs on another thread with `expired == false`; the process stays alive while it
+    /// runs (work after completion, such as an upload), until the time after completion runs out.
     ///
     /// Stands in for `NSExtensionContext.completeRequest(returningItems:completionHandler:)`.
     @preconcurrency open func completeRequest(returningItems items: [Any]?, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
         guard end(.completed(returnedItems: items ?? []), by: "completeRequest(returningItems:)") else { return }
-        if let completionHandler { BlockingThreads.submit { completionHandler(false) } }
+        guard let completionHandler else { return }
+        let activity = ProcessActivities.begin()
+        BlockingThreads.submit {
+            completionHandler(false)
+            ProcessActivities.end(activity)
+        }
     }
 
     /// Ends the request with an error (use `NSUserCancelledError` in `NSCocoaErrorDomain` when the user

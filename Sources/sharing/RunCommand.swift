@@ -1,5 +1,6 @@
 #if canImport(ExtensionRuntime)
 import ArgumentParser
+import ExtensionManifest
 import ExtensionRuntime
 import Foundation
 import OpenItemProvider
@@ -18,7 +19,7 @@ struct RunCommand: AsyncParsableCommand {
     )
 
     @Argument(help: ArgumentHelp("The extension bundle.", valueName: "bundle"))
-    var bundle: String
+    var bundle: String?
 
     /// The share: a fixture, a host profile's, or (with neither) the files, URLs and text as they are.
     @OptionGroup var source: ShareOptions
@@ -38,10 +39,25 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A delegated, writable cgroup v2 directory: the extension runs in a child cgroup of it whose memory.max is the limit.", valueName: "directory"))
     var cgroup: String?
 
+    @Option(help: ArgumentHelp("The device to play: its screen's scale and size, and its memory limit for the extension point (--list-devices).", valueName: "name"))
+    var device: String?
+
+    @Option(help: ArgumentHelp("What the person using the extension does: post (tap Post once the content is valid, and an alert's preferred action), cancel, or none.", valueName: "post|cancel|none"))
+    var user = ExtensionUser.post.rawValue
+
+    @Flag(name: .customLong("list-devices"), help: "Print the devices --device plays, with each figure's source, and exit.")
+    var listDevices = false
+
     @Flag(help: "Print JSON.")
     var json = false
 
     func validate() throws {
+        if listDevices { return }
+        guard bundle != nil else { throw ValidationError("Give the extension bundle (Name.appex).") }
+        if ExtensionUser(rawValue: user) == nil { throw ValidationError("--user takes post, cancel or none, not \(user).") }
+        if let device, DeviceClass.named(device) == nil {
+            throw ValidationError("--device \(device) is not a device known here; --list-devices prints them (\(DeviceClass.all.map(\.name).joined(separator: ", "))).")
+        }
         if !source.isGiven && source.files.isEmpty && source.urls.isEmpty && source.texts.isEmpty {
             throw ValidationError("Give the share: --share FIXTURE, or --host NAME with --file, --url, --text, or those alone.")
         }
@@ -51,6 +67,8 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if listDevices { return Self.printDevices() }
+        guard let bundle else { return }
         let extensionBundle: ExtensionBundle
         do {
             extensionBundle = try ExtensionBundle(url: URL(fileURLWithPath: bundle, isDirectory: true))
@@ -71,11 +89,13 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         let items = try source.items()
-        var limits = ExtensionLimits.defaults(forExtensionPoint: extensionBundle.extensionPointIdentifier)
+        // One rule: an explicit limit wins over the device's, which wins over the extension point's.
+        let played = device.flatMap(DeviceClass.named)
+        var limits = ExtensionLimits.defaults(forExtensionPoint: extensionBundle.extensionPointIdentifier, device: played)
         if let memoryLimit { limits.memory = memoryLimit.bytes }
         if let diskLimit { limits.disk = diskLimit.bytes }
         if let timeout { limits.request = .milliseconds(Int(timeout * 1000)) }
-        let host = ExtensionHost(limits: limits, appGroupContainers: appGroup.map { URL(fileURLWithPath: $0, isDirectory: true) },
+        let host = ExtensionHost(limits: limits, device: played, user: ExtensionUser(rawValue: user) ?? .post, appGroupContainers: appGroup.map { URL(fileURLWithPath: $0, isDirectory: true) },
                                  cgroup: cgroup.map { URL(fileURLWithPath: $0, isDirectory: true) }, openURL: { _ in true })
         let run: ExtensionRun
         do {
@@ -83,13 +103,26 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             throw BadInput("\(error)")
         }
-        let report = await Report(run, bundle: extensionBundle)
+        let report = await Report(run, bundle: extensionBundle, user: ExtensionUser(rawValue: user) ?? .post, device: played, limit: limits.memory)
         if json {
             try Output.json(report)
         } else {
             report.print()
         }
         if report.status != .completed { throw ExitCode.failure }
+    }
+
+    /// The device table, each figure with its source.
+    static func printDevices() {
+        for device in DeviceClass.all {
+            let limits = device.memoryLimits.sorted { $0.key < $1.key }.map { point, bytes in
+                "\(ExtensionPoint.named(point)?.name.lowercased() ?? point) \(ByteCount(bytes: bytes))"
+            }
+            Output.line("\(device.name): \(device.model), scale \(device.screenScale), \(device.screenWidth) × \(device.screenHeight) points; "
+                        + "memory: \(limits.joined(separator: ", "))")
+            for source in device.sources { Output.line("  source: \(source)") }
+        }
+        Output.line("Other extension points, and points a device has no figure for, take the point's limit; an explicit --memory-limit wins over both.")
     }
 
     /// What a run printed: the loads, the one status and why, the returned items, the extension's last log
@@ -119,9 +152,31 @@ struct RunCommand: AsyncParsableCommand {
         var sandbox: String
         /// The extension's last words, when it crashed, was interrupted or broke the protocol.
         var log: [String]?
+        var user: String
+        var device: String?
+        var memoryLimit: Int
+        struct Alert: Encodable {
+            var title: String?
+            var message: String?
+            var actions: [String]
+            var chosen: String?
+        }
+        var alerts: [Alert]
+        /// Seconds the process lived after it ended the request, and whether the time after completion ran out.
+        var livedAfterCompletion: Double?
+        var afterCompletionExpired: Bool
 
-        init(_ run: ExtensionRun, bundle: ExtensionBundle) async {
+        init(_ run: ExtensionRun, bundle: ExtensionBundle, user: ExtensionUser, device: DeviceClass?, limit: Int) async {
             self.bundle = bundle.name
+            self.user = user.rawValue
+            self.device = device?.name
+            memoryLimit = limit
+            alerts = run.alerts.map { alert in
+                Alert(title: alert.title, message: alert.message, actions: alert.actions.map { "\($0.title ?? "") (\($0.style))" },
+                      chosen: alert.chosen.flatMap { alert.actions[$0].title })
+            }
+            livedAfterCompletion = run.livedAfterCompletion.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+            afterCompletionExpired = run.afterCompletionExpired
             status = run.status
             reason = run.reason
             loads = run.loads.map { Load(type: $0.typeIdentifier, form: $0.form, size: $0.size, failure: $0.failure) }
@@ -183,6 +238,10 @@ struct RunCommand: AsyncParsableCommand {
                 Output.line("load: \(load.type) as \(load.form)\(size)\(load.failure.map { " failed: \($0)" } ?? "")")
             }
             for url in openedURLs { Output.line("open: \(url)") }
+            for alert in alerts {
+                let said = [alert.title, alert.message].compactMap { $0 }.map { "\"\($0)\"" }.joined(separator: " ")
+                Output.line("alert: \(said) [\(alert.actions.joined(separator: ", "))]: the user \(alert.chosen.map { "chose \"\($0)\"" } ?? "chose nothing")")
+            }
             switch status {
             case .completed: Output.line("\(bundle): completed, \(returned.count) item\(returned.count == 1 ? "" : "s") returned")
             default: Output.line("\(bundle): \(status.rawValue): \(reason ?? "")")
@@ -200,7 +259,11 @@ struct RunCommand: AsyncParsableCommand {
                 Output.line(log.isEmpty ? "its log: (empty)" : "its log, last words:")
                 for line in log { Output.line("  \(line)") }
             }
-            Output.line("peak memory: \(ByteCount(bytes: peakFootprint))")
+            if let livedAfterCompletion, livedAfterCompletion >= 0.1 || afterCompletionExpired {
+                Output.line(String(format: "after completion: lived %.2f s%@", livedAfterCompletion,
+                                   afterCompletionExpired ? ", until its time ran out (its expiring work was told so)" : ""))
+            }
+            Output.line("peak memory: \(ByteCount(bytes: peakFootprint))\(device.map { " (limit \(ByteCount(bytes: memoryLimit)) on \($0))" } ?? "")")
             Output.line("sandbox: \(sandbox)")
         }
     }

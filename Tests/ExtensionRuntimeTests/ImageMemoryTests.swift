@@ -30,34 +30,27 @@ enum LargePhoto {
 
 @Suite("Images cost in an extension what they cost on a device")
 struct ImageMemoryTests {
-    @Test("a 48 MP photo resized for upload: through UIImage it is ended for memory at 120 MB; through ImageIO it completes, small")
+    @Test("a 48 MP photo resized for upload on a scale-3 phone: through UIImage it is ended for memory at 120 MB; through ImageIO it completes, small")
     func resizeForUpload() async throws {
         let directory = try ExampleBundles.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let photo = try LargePhoto.make(in: directory)
-        let share = try #require(HostProfile.named("photos")).share(SharedContent(files: [photo])).makeItems(relativeTo: directory)
-        let host = ExtensionHost(limits: ExtensionLimits(memory: 120 << 20))
+        let groups = directory.appendingPathComponent("groups")
+        let host = ExtensionHost(device: try #require(DeviceClass.named("iphone-13")), appGroupContainers: groups)
+        let share = { try #require(HostProfile.named("photos")).share(SharedContent(files: [photo])).makeItems(relativeTo: directory) }
 
-        let naive = try await host.run(ExtensionBundle(url: ExampleBundles.make("NaiveResizer", in: directory)), items: share)
+        let naive = try await host.run(ExtensionBundle(url: ExampleBundles.make("NaiveResizer", in: directory)), items: try share())
         guard case .interrupted(.memoryLimit(let limit, let peak)) = naive.outcome else { Issue.record("\(naive.outcome): \(naive.log)"); return }
         #expect(limit == 120 << 20 && peak > limit)
 
-        let downsampling = try await host.run(ExtensionBundle(url: ExampleBundles.make("DownsamplingResizer", in: directory)),
-                                              items: try #require(HostProfile.named("photos")).share(SharedContent(files: [photo])).makeItems(relativeTo: directory))
-        guard case .completed(let items) = downsampling.outcome else { Issue.record("\(downsampling.outcome): \(downsampling.log)"); return }
+        let downsampling = try await host.run(ExtensionBundle(url: ExampleBundles.make("DownsamplingResizer", in: directory)), items: try share())
+        guard case .completed = downsampling.outcome else { Issue.record("\(downsampling.outcome): \(downsampling.log)"); return }
         // The thumbnail's bitmap (2,000 × 1,500 × 4 bytes: 12 MB) and the program: far under the limit.
         #expect(downsampling.peakFootprint < 40 << 20, "\(downsampling.peakFootprint)")
-        let provider = try #require(items.first?.attachments?.first)
-        let data: Data = try await withCheckedThrowingContinuation { continuation in
-            _ = provider.loadDataRepresentation(forTypeIdentifier: "public.jpeg") { data, error in
-                if let data { continuation.resume(returning: data) } else { continuation.resume(throwing: error ?? CocoaError(.fileReadUnknown)) }
-            }
-        }
-        let url = directory.appendingPathComponent("resized.jpg")
-        try data.write(to: url)
+        let uploaded = groups.appendingPathComponent("group.org.opensharing.examples/Uploads/resized.jpg")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sys; from PIL import Image; print('%dx%d' % Image.open(sys.argv[1]).size)", url.path]
+        process.arguments = ["python3", "-c", "import sys; from PIL import Image; print('%dx%d' % Image.open(sys.argv[1]).size)", uploaded.path]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -32,6 +32,9 @@ struct RuntimeMessageTests {
         .progress(id: 7, completed: 250_000, total: 1_000_000),
         .loaded(id: 8, .stream(name: "camera feed")),
         .streamEnded(id: 8, bytes: 5 << 30, complete: true),
+        .alert(WireAlert(title: "Upload?", message: nil, actions: [("Cancel", "cancel"), (nil, "default")], chosen: 1)),
+        .alert(WireAlert(title: nil, message: "Nothing chosen", actions: [], chosen: -1)),
+        .ended,
     ]
 
     @Test("every kind of message survives encoding, and names the descriptors it needs", arguments: samples)
@@ -52,6 +55,7 @@ struct RuntimeMessageTests {
         ([0x4F, 0x53, 1, 32, 0xFF, 0xFF, 0xFF, 0x7F], 0, "a count at byte 4 claims 2147483647 elements; 0 bytes remain"),
         ([0x4F, 0x53, 1, 1, 1, 0, 0, 0], 0, "a ready message naming 1 descriptors arrived with 0"),
         ([0x4F, 0x53, 1, 3, 7, 0, 0, 0], 2, "a cancelLoad message naming 0 descriptors arrived with 2"),
+        ([0x4F, 0x53, 1, 7, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0x78, 5, 0, 0, 0], 0, "an alert's chosen action 5 of 1"),
     ] as [([UInt8], Int, String)])
     func violations(bytes: [UInt8], descriptors: Int, message: String) {
         #expect(throws: ProtocolViolation(message)) { try RuntimeMessage.decode(bytes, descriptors: descriptors) }

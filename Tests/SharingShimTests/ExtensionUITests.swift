@@ -1,4 +1,5 @@
 import Foundation
+import OpenItemProvider
 import SharingShim
 import Testing
 
@@ -41,7 +42,7 @@ struct ExtensionUITests {
         let poster = SLComposeServiceViewController()
         ExtensionPresenter.present(poster, with: posted)
         poster.didSelectPost()
-        guard case .completed(let items)? = posted.outcome else { Issue.record("\(String(describing: posted.outcome))"); return }
+        guard case .completed(let items)? = posted.outcome else { Issue.record("posted: \(String(describing: posted.outcome))"); return }
         #expect(items.isEmpty)
 
         let cancelled = context(contentText: "")
@@ -84,6 +85,109 @@ struct ExtensionUITests {
         alert.dismiss(animated: true)
         #expect(presenter.presentedViewController == nil && alert.presentingViewController == nil)
     }
+}
+
+/// A compose sheet whose content becomes valid only once its attachment has loaded, as share extensions
+/// validate after loading.
+@MainActor
+private final class LateSheet: SLComposeServiceViewController {
+    var ready = false
+    var posted = false
+    override func isContentValid() -> Bool { ready }
+    override func didSelectPost() { posted = true }
+}
+
+/// Serialized: the alert observer is the process's one.
+@Suite("The scripted user, alerts, and work after completion", .serialized)
+@MainActor
+struct ScriptedUserTests {
+    private func context() -> NSExtensionContext {
+        NSExtensionContext(inputItems: [NSExtensionItem()])
+    }
+
+    /// Lets the main queue run what the presenter queued.
+    private func turn() async {
+        await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() } }
+    }
+
+    @Test("post waits for the content to be valid: it taps Post at the validation that makes it so, once")
+    func postWhenValid() async {
+        let sheet = LateSheet()
+        ExtensionPresenter.present(sheet, with: context(), user: .post)
+        await turn()
+        #expect(!sheet.posted)
+        sheet.ready = true
+        sheet.validateContent()
+        await turn()
+        #expect(sheet.posted)
+        sheet.posted = false
+        sheet.validateContent()
+        await turn()
+        #expect(!sheet.posted, "the user taps Post once")
+    }
+
+    @Test("none touches nothing; cancel taps Cancel, which cancels the request", arguments: [ExtensionUser.none, .cancel])
+    func noneAndCancel(user: ExtensionUser) async {
+        let context = context()
+        let sheet = LateSheet()
+        sheet.ready = true
+        ExtensionPresenter.present(sheet, with: context, user: user)
+        await turn()
+        #expect(!sheet.posted)
+        if user == .cancel {
+            guard case .cancelled(let error)? = context.outcome else { Issue.record("\(String(describing: context.outcome))"); return }
+            #expect((error as NSError).code == NSUserCancelledError)
+        } else {
+            #expect(context.outcome == nil)
+        }
+    }
+
+    @Test("an alert is recorded and answered: post presses the preferred action, cancel the cancel one, none nothing; the handler runs after it goes", arguments: [
+        (ExtensionUser.post, "Keep"), (.cancel, "Never mind"), (.none, nil),
+    ] as [(ExtensionUser, String?)])
+    func alerts(user: ExtensionUser, expected: String?) async {
+        let presenter = UIViewController()
+        ExtensionPresenter.present(presenter, with: context(), user: user)
+        var recorded: [PresentedAlert] = []
+        ExtensionPresenter.alertObserver = { recorded.append($0) }
+        defer { ExtensionPresenter.alertObserver = nil }
+        var pressed: [String] = []
+        let alert = UIAlertController(title: "Keep the draft?", message: "It is not posted.", preferredStyle: .alert)
+        alert.addAction(UIAlertAction(title: "Discard", style: .destructive) { pressed.append($0.title ?? "") })
+        alert.addAction(UIAlertAction(title: "Never mind", style: .cancel) { pressed.append($0.title ?? "") })
+        let keep = UIAlertAction(title: "Keep", style: .default) { _ in pressed.append("Keep") }
+        alert.addAction(keep)
+        alert.preferredAction = keep
+        presenter.present(alert, animated: true)
+        await turn()
+        #expect(pressed == (expected.map { [$0] } ?? []))
+        #expect(presenter.presentedViewController == (expected == nil ? alert : nil))
+        #expect(recorded == [PresentedAlert(title: "Keep the draft?", message: "It is not posted.",
+                                            actions: [("Discard", "destructive"), ("Never mind", "cancel"), ("Keep", "default")],
+                                            chosen: expected.flatMap { title in ["Discard", "Never mind", "Keep"].firstIndex(of: title) })])
+    }
+
+    @Test("an expiring activity runs at once, then, when time runs out, is called again with true; the completion handler is work too")
+    func expiringActivity() async {
+        let calls = Calls()
+        let before = ProcessActivities.count
+        ProcessInfo.processInfo.performExpiringActivity(withReason: "test") { expired in
+            calls.add(expired)
+            if !expired { while !calls.all.contains(true) { usleep(1000) } }
+        }
+        while calls.all.isEmpty { await Task.yield() }
+        #expect(calls.all == [false] && ProcessActivities.count == before + 1)
+        ProcessActivities.expire()
+        while ProcessActivities.count > before { await Task.yield() }
+        #expect(calls.all == [false, true])
+    }
+}
+
+private final class Calls: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Bool] = []
+    var all: [Bool] { lock.withLock { values } }
+    func add(_ value: Bool) { lock.withLock { values.append(value) } }
 }
 
 private final class Asked: @unchecked Sendable {

@@ -1,25 +1,4 @@
-// A share extension that resizes the photo it is given to 2,000 pixels for upload, through UIImage and a renderer: the photo is decoded whole
-// (PhotoResizing). It returns the JPEG it would upload.
 import ExtensionRuntime
-import PhotoResizing
 import SharingShim
 
-final class NaiveResizer: NSObject, NSExtensionRequestHandling {
-    func beginRequest(with context: NSExtensionContext) {
-        let providers = context.inputItems.compactMap { ($0 as? NSExtensionItem)?.attachments }.joined()
-        guard let provider = providers.first(where: { $0.hasItemConformingToTypeIdentifier(UTType.image.identifier) }) else {
-            return context.cancelRequest(withError: NSError(domain: NSCocoaErrorDomain, code: NSFeatureUnsupportedError,
-                                                            userInfo: [NSLocalizedDescriptionKey: "No photo to resize."]))
-        }
-        _ = provider.loadFileRepresentation(forTypeIdentifier: UTType.image.identifier) { url, error in
-            guard let url, let resized = PhotoResizing.naivelyResized(photoAt: url, longestSide: 2000) else {
-                return context.cancelRequest(withError: error ?? NSError(domain: NSCocoaErrorDomain, code: NSFileReadCorruptFileError))
-            }
-            let result = NSExtensionItem()
-            result.attachments = [NSItemProvider(item: resized as NSData, typeIdentifier: UTType.jpeg.identifier)]
-            context.completeRequest(returningItems: [result], completionHandler: nil)
-        }
-    }
-}
-
-ExtensionProcess.run(NaiveResizer.init)
+ExtensionProcess.run(ShareViewController.init)

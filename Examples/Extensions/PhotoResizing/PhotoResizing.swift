@@ -8,15 +8,14 @@
 public import SharingShim
 
 public enum PhotoResizing {
-    /// The photo at `url` as a JPEG no longer than `longestSide` pixels, the naive way: the whole photo is
-    /// decoded to be drawn into a renderer at the screen's scale, as `UIImage` does on a device.
+    /// The photo at `url` as a JPEG no longer than `longestSide` points, the naive way: the whole photo is
+    /// decoded to be drawn into a renderer, which draws at the screen's scale (a scale-3 phone's renderer is 9
+    /// times the pixels of its size), as `UIImage` and `UIGraphicsImageRenderer` do on a device.
     public static func naivelyResized(photoAt url: URL, longestSide: CGFloat) -> Data? {
         guard let photo = UIImage(contentsOfFile: url.path) else { return nil }
         let ratio = min(1, longestSide / max(photo.size.width, photo.size.height))
         let size = CGSize(width: (photo.size.width * ratio).rounded(), height: (photo.size.height * ratio).rounded())
-        let format = UIGraphicsImageRendererFormat()
-        format.scale = 1
-        let resized = UIGraphicsImageRenderer(size: size, format: format).image { _ in
+        let resized = UIGraphicsImageRenderer(size: size).image { _ in
             photo.draw(in: CGRect(origin: .zero, size: size))
         }
         return resized.jpegData(compressionQuality: 0.8)

@@ -1,0 +1,74 @@
+/// A class of device the runtime plays: its screen (scale and size in points, which `UIScreen` and image
+/// renderers read) and the memory limit the system gives an extension point there, each figure with its source.
+/// Apple publishes none of the limits; they are what developers have reported.
+public struct DeviceClass: Sendable, Equatable {
+    /// The name `--device` takes: `iphone-13`.
+    public var name: String
+    /// The devices of the class: "iPhone 13".
+    public var model: String
+    /// Device pixels a point (`UIScreen.main.scale`).
+    public var screenScale: Int
+    /// The screen in points, portrait.
+    public var screenWidth: Int, screenHeight: Int
+    /// The memory limit of each extension point reported for the class, in bytes; points not named here take
+    /// their default (`ExtensionLimits.defaults(forExtensionPoint:)`).
+    public var memoryLimits: [String: Int]
+    /// What an empty extension of each point already uses on the device (UIKit and the system's frameworks),
+    /// charged against the limit; none where no source gives a figure.
+    public var baselines: [String: Int]
+    /// Where each figure comes from.
+    public var sources: [String]
+
+    public init(name: String, model: String, screenScale: Int, screenWidth: Int, screenHeight: Int, memoryLimits: [String: Int],
+                baselines: [String: Int] = [:], sources: [String]) {
+        self.name = name
+        self.model = model
+        self.screenScale = screenScale
+        self.screenWidth = screenWidth
+        self.screenHeight = screenHeight
+        self.memoryLimits = memoryLimits
+        self.baselines = baselines
+        self.sources = sources
+    }
+
+    /// The memory limit the class gives `extensionPoint`, if a source reports one.
+    public func memoryLimit(forExtensionPoint extensionPoint: String) -> Int? {
+        memoryLimits[extensionPoint] ?? (DeviceClass.actionPoints.contains(extensionPoint) ? memoryLimits[DeviceClass.share] : nil)
+    }
+
+    /// What an empty extension of `extensionPoint` uses on the device, charged against its limit (0 when unknown).
+    public func baseline(forExtensionPoint extensionPoint: String) -> Int {
+        baselines[extensionPoint] ?? 0
+    }
+
+    static let share = "com.apple.share-services"
+    /// Action extensions are reported to share the share extension's limit.
+    static let actionPoints: Set<String> = ["com.apple.ui-services", "com.apple.services"]
+    static let notificationService = "com.apple.usernotifications.service"
+
+    private static let screens = "https://developer.apple.com/design/human-interface-guidelines/layout (Specifications: device screen sizes and scale factors)"
+    private static let shareLimits = "https://alicinaroglu.dev/share-extension-memory-limits-the-numbers-apple-wont-print/ (share extension ceilings measured on iPhone SE 2: ~110 MB, iPhone 13: ~120 MB, iPhone 15 Pro: ~180 MB)"
+    private static let notificationLimits = "24 MB for notification service extensions on iOS 13 to 17: https://github.com/nextcloud/talk-ios/issues/1223, https://github.com/realm/realm-swift/issues/8606, https://blog.kulman.sk/dealing-with-memory-limits-in-app-extensions/"
+    private static let olderNotificationLimits = "12 MB on an iPhone 5s and 16 MB on an iPhone X, as reported in 2020 and 2022: https://github.com/element-hq/element-ios/issues/3868, https://forums.developer.apple.com/forums/thread/698076"
+
+    /// The classes the runtime knows.
+    public static let all: [DeviceClass] = [
+        DeviceClass(name: "iphone-se-2", model: "iPhone SE (2nd generation)", screenScale: 2, screenWidth: 375, screenHeight: 667,
+                    memoryLimits: [share: 110 << 20, notificationService: 24 << 20], sources: [screens, shareLimits, notificationLimits]),
+        DeviceClass(name: "iphone-13", model: "iPhone 13", screenScale: 3, screenWidth: 390, screenHeight: 844,
+                    memoryLimits: [share: 120 << 20, notificationService: 24 << 20],
+                    sources: [screens, shareLimits, "https://github.com/signalapp/Signal-iOS/issues/4220 (a share extension \"terminated upon reaching 120MB\")",
+                              notificationLimits]),
+        DeviceClass(name: "iphone-15-pro", model: "iPhone 15 Pro", screenScale: 3, screenWidth: 393, screenHeight: 852,
+                    memoryLimits: [share: 180 << 20, notificationService: 24 << 20], sources: [screens, shareLimits, notificationLimits]),
+        DeviceClass(name: "iphone-x-2020", model: "iPhone X, as reported in 2020", screenScale: 3, screenWidth: 375, screenHeight: 812,
+                    memoryLimits: [notificationService: 16 << 20], sources: [screens, olderNotificationLimits]),
+        DeviceClass(name: "iphone-5s", model: "iPhone 5s (iOS 12 at most)", screenScale: 2, screenWidth: 320, screenHeight: 568,
+                    memoryLimits: [notificationService: 12 << 20], sources: [screens, olderNotificationLimits]),
+    ]
+
+    /// The class named `name`.
+    public static func named(_ name: String) -> DeviceClass? {
+        all.first { $0.name == name }
+    }
+}

@@ -1,0 +1,138 @@
+#if os(Linux)
+import Foundation
+import Testing
+
+/// What `sharing run` reports of a view-controller principal, its user, its alerts, its work after completion,
+/// and the device it runs on: through the binary, on the example extensions.
+@Suite("sharing run: view controllers, users, alerts, work after completion, devices")
+struct PrincipalsTests {
+    private static let photo = repositoryRoot.appending(path: "Examples/files/sunset.jpg").path
+
+    private func json(_ output: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+    }
+
+    @Test("the compose sheet's scripted user: post completes (the photo saved), cancel cancels, none runs out of time", arguments: [
+        ("post", "completed", 0), ("cancel", "cancelled", 1), ("none", "interrupted-timeout", 1),
+    ])
+    func composeSheetUsers(user: String, status: String, exit: Int32) async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("DownsamplingResizer", in: directory)
+            let groups = directory.appending(path: "groups")
+            // Time runs out only for the user who does nothing.
+            let result = try await Sharing.run(["run", bundle.path, "--host", "photos", "--file", Self.photo, "--user", user,
+                                                "--app-group", groups.path, "--json"] + (user == "none" ? ["--timeout", "3"] : []))
+            #expect(result.status == exit, "\(result.standardOutput)\(result.standardError)")
+            let report = try json(result.standardOutput)
+            #expect(report["status"] as? String == status)
+            #expect(report["user"] as? String == user)
+            let saved = FileManager.default.fileExists(atPath: groups.appending(path: "group.org.opensharing.examples/Uploads/resized.jpg").path)
+            #expect(saved == (user == "post"))
+            if user == "cancel" {
+                let error = try #require(report["error"] as? [String: String])
+                #expect(error["domain"] == "NSCocoaErrorDomain" && error["code"] == "3072")
+            }
+        }
+    }
+
+    @Test("an alert the extension presents is in the report with the action the user chose; Cancel there cancels the request")
+    func alerts() async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("UploadShare", in: directory)
+            for (user, chosen, status) in [("post", "Upload", "completed"), ("cancel", "Cancel", "cancelled")] {
+                let result = try await Sharing.run(["run", bundle.path, "--host", "photos", "--file", Self.photo, "--user", user,
+                                                    "--app-group", directory.appending(path: "groups-\(user)").path, "--json"])
+                let report = try json(result.standardOutput)
+                #expect(report["status"] as? String == status)
+                let alert = try #require((report["alerts"] as? [[String: Any]])?.first)
+                #expect(alert["title"] as? String == "Upload 1 file?")
+                #expect(alert["message"] as? String == "1 previews")
+                #expect(alert["actions"] as? [String] == ["Cancel (cancel)", "Upload (default)"])
+                #expect(alert["chosen"] as? String == chosen)
+            }
+            let text = try await Sharing.run(["run", bundle.path, "--host", "photos", "--file", Self.photo, "--user", "none", "--timeout", "3",
+                                              "--app-group", directory.appending(path: "groups-none").path])
+            #expect(text.standardOutput.contains("alert: \"Upload 1 file?\" \"1 previews\" [Cancel (cancel), Upload (default)]: the user chose nothing"),
+                    "\(text.standardOutput)")
+            #expect(text.standardOutput.contains("UploadShare: interrupted-timeout"))
+        }
+    }
+
+    @Test("work after completion: the upload runs after the request completed; one longer than the time after completion is told it expired")
+    func afterCompletion() async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("UploadShare", in: directory)
+            let groups = directory.appending(path: "groups")
+            let quick = try json(try await Sharing.run(["run", bundle.path, "--host", "photos", "--file", Self.photo, "--app-group", groups.path,
+                                                        "--json"]).standardOutput)
+            #expect(quick["status"] as? String == "completed")
+            // One file, a quarter second a megabyte: it lived on after completing, and finished.
+            #expect((quick["livedAfterCompletion"] as? Double ?? 0) >= 0.2)
+            #expect(quick["afterCompletionExpired"] as? Bool == false)
+            #expect(FileManager.default.fileExists(atPath: groups.appending(path: "group.org.opensharing.examples/Uploads/sunset.jpeg").path))
+            // 24 MB at 4 MB a second outlasts the 5 seconds after completion: the upload is told, stops, and says where.
+            let large = directory.appending(path: "large.bin")
+            try Data(repeating: 7, count: 24 << 20).write(to: large)
+            let slow = try json(try await Sharing.run(["run", bundle.path, "--host", "files", "--file", large.path, "--app-group", groups.path,
+                                                       "--json"]).standardOutput)
+            #expect(slow["status"] as? String == "completed")
+            #expect(slow["afterCompletionExpired"] as? Bool == true)
+            let lived = try #require(slow["livedAfterCompletion"] as? Double)
+            #expect(lived >= 5 && lived < 6.5, "\(lived)")
+            let note = try String(contentsOf: groups.appending(path: "group.org.opensharing.examples/Uploads/INCOMPLETE"), encoding: .utf8)
+            #expect(note.hasPrefix("stopped at large.bin, byte "))
+        }
+    }
+
+    @Test("a device's screen scale reaches the extension: the naive resize renders at it (800 × 1200 points)", arguments: [
+        ("iphone-se-2", "1600x2400"), ("iphone-13", "2400x3600"),
+    ])
+    func deviceScale(device: String, pixels: String) async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("NaiveResizer", in: directory)
+            let groups = directory.appending(path: "groups")
+            let result = try await Sharing.run(["run", bundle.path, "--host", "photos", "--file", Self.photo, "--device", device,
+                                                "--app-group", groups.path])
+            #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+            let output = Pipe()
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", "-c", "import sys; from PIL import Image; print('%dx%d' % Image.open(sys.argv[1]).size)",
+                                 groups.appending(path: "group.org.opensharing.examples/Uploads/resized.jpg").path]
+            process.standardOutput = output
+            try process.run()
+            process.waitUntilExit()
+            #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "\(pixels)\n")
+        }
+    }
+
+    @Test("the memory limit: an explicit --memory-limit wins over the device's, which wins over the extension point's", arguments: [
+        ([String](), 120 << 20), (["--device", "iphone-15-pro"], 180 << 20), (["--device", "iphone-se-2"], 110 << 20),
+        (["--device", "iphone-15-pro", "--memory-limit", "64MB"], 64 << 20),
+    ])
+    func limitPrecedence(options: [String], limit: Int) async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("Uppercase", in: directory)
+            let report = try json(try await Sharing.run(["run", bundle.path, "--host", "notes", "--text", "hi", "--json"] + options).standardOutput)
+            #expect(report["memoryLimit"] as? Int == limit)
+        }
+    }
+
+    @Test("--list-devices prints each device with its figures' sources; an unknown device or user is bad input")
+    func devicesAndBadInput() async throws {
+        let list = try await Sharing.run(["run", "--list-devices"])
+        #expect(list.status == 0)
+        #expect(list.standardOutput.contains("iphone-13: iPhone 13, scale 3, 390 × 844 points; memory: share 120.0 MB, notification service 24.0 MB"))
+        #expect(list.standardOutput.contains("source: https://github.com/signalapp/Signal-iOS/issues/4220"))
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("Uppercase", in: directory)
+            let device = try await Sharing.run(["run", bundle.path, "--text", "hi", "--device", "nokia-3310"])
+            #expect(device.status == 2)
+            #expect(device.standardError.contains("--device nokia-3310 is not a device known here"))
+            let user = try await Sharing.run(["run", bundle.path, "--text", "hi", "--user", "maybe"])
+            #expect(user.status == 2)
+            #expect(user.standardError.contains("--user takes post, cancel or none, not maybe."))
+        }
+    }
+}
+#endif
