@@ -28,9 +28,11 @@ deps:
 	@Tools/install-system-packages.sh $(PACKAGES)
 	@python3 -c "import blake3, PIL" 2>/dev/null || python3 -m pip install --quiet --root-user-action=ignore $(PYTHON_PACKAGES)
 
+# Each bundle is made as a user's are: by the package's own plugin, `swift package appex`.
 extensions: deps
 	@$(SWIFT) build
-	@SWIFT=$(SWIFT) Tools/make-extensions.sh .build/extensions $(EXTENSIONS)
+	@$(SWIFT) package --allow-writing-to-package-directory appex --configuration debug --output .build/extensions \
+		$(EXTENSIONS:%=--product %)
 
 demo: extensions
 	@Examples/demo.sh

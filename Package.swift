@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "ShareIntake", targets: ["ShareIntake"]),
         .library(name: "Thumbnails", targets: ["Thumbnails"]),
         .executable(name: "sharing", targets: ["sharing"]),
+        .plugin(name: "Appex", targets: ["Appex"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -116,6 +117,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
+        ),
+        // `swift package appex --product NAME`: an extension's product as NAME.appex, made by `sharing bundle`.
+        .plugin(
+            name: "Appex",
+            capability: .command(
+                intent: .custom(verb: "appex", description: "Make an extension bundle (NAME.appex) of an executable product, its Info.plist and resources"),
+                permissions: [.writeToPackageDirectory(reason: "to write the extension bundle into .build/appex (or --output)")]
+            ),
+            dependencies: ["sharing"]
         ),
         .testTarget(name: "PackageSupportTests", dependencies: ["PackageSupport"], swiftSettings: strictSettings),
         .testTarget(

@@ -19,7 +19,7 @@ struct Sharing: AsyncParsableCommand {
 
     static var subcommands: [any ParsableCommand.Type] {
         var commands: [any ParsableCommand.Type] = [TypesCommand.self, ShareCommand.self, LintCommand.self, MatchCommand.self,
-                                                    ReceiveCommand.self, InboxCommand.self, ThumbnailCommand.self]
+                                                    ReceiveCommand.self, InboxCommand.self, ThumbnailCommand.self, BundleCommand.self]
         #if canImport(ExtensionRuntime)
         commands += [ExtensionsCommand.self, RunCommand.self]
         #endif
