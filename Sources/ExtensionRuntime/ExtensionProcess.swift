@@ -80,6 +80,8 @@ public enum ExtensionProcess {
         DispatchQueue.main.async {
             MainActor.assumeIsolated {
                 let principal = makePrincipal()
+                // The system holds the principal (a view controller is in its window) as long as the extension runs.
+                HeldPrincipal.kept = principal
                 if let controller = principal as? UIViewController {
                     ExtensionPresenter.alertObserver = { connection.report($0) }
                     ExtensionPresenter.present(controller, with: context, user: user)
@@ -89,6 +91,12 @@ public enum ExtensionProcess {
             }
         }
         dispatchMain()
+    }
+
+    /// The principal, held for the life of the process.
+    @MainActor
+    private enum HeldPrincipal {
+        static var kept: AnyObject?
     }
 
     /// What the bundle's Info.plist says the principal is (`NSExtension.NSExtensionPrincipalClass`), or the
