@@ -13,6 +13,10 @@ public enum ExtensionUser: String, Sendable, CaseIterable {
     case cancel
     /// Touches nothing: the sheet and any alert stay up until the request's time runs out.
     case none
+
+    /// How long the person takes to act on what appears: half a second, a quick person's. An extension that
+    /// ends its request sooner (one that opens its app and closes) is never touched.
+    public static let reactionTime: Duration = .milliseconds(500)
 }
 
 /// An alert an extension presented, and what the scripted user did with it.
@@ -65,13 +69,14 @@ public enum ExtensionPresenter {
         controller.viewDidAppear(false)
         if let sheet = controller as? SLComposeServiceViewController {
             sheet.presentationAnimationDidFinish()
-            // The person acts once the sheet is up, as a turn of the main queue after it appeared.
-            DispatchQueue.main.async { sheet.userArrives(user) }
+            // The person acts a moment after the sheet is up, unless the extension has ended the request by then.
+            DispatchQueue.main.asyncAfter(deadline: .now() + ExtensionUser.reactionSeconds) {
+                if context.outcome == nil { sheet.userArrives(user) }
+            }
         }
     }
 
-    /// An alert is up: the user of the controller that presented it answers it as they do, a turn of the main
-    /// queue later.
+    /// An alert is up: the user of the controller that presented it answers it as they do, a moment later.
     static func shown(_ alert: UIAlertController) {
         let chosen: Int?
         switch alert.user {
@@ -86,9 +91,17 @@ public enum ExtensionPresenter {
         let record = PresentedAlert(title: alert.title, message: alert.message,
                                     actions: alert.actions.map { ($0.title, $0.style.name) }, chosen: chosen)
         guard let chosen else { return alertObserver?(record) ?? () }
-        DispatchQueue.main.async {
+        DispatchQueue.main.asyncAfter(deadline: .now() + ExtensionUser.reactionSeconds) {
             alertObserver?(record)
             alert.tap(alert.actions[chosen])
         }
+    }
+}
+
+extension ExtensionUser {
+    /// The reaction time, as a dispatch queue takes it.
+    static var reactionSeconds: Double {
+        let (seconds, attoseconds) = reactionTime.components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

@@ -105,9 +105,21 @@ struct ScriptedUserTests {
         NSExtensionContext(inputItems: [NSExtensionItem()])
     }
 
-    /// Lets the main queue run what the presenter queued.
+    /// Waits past the user's reaction time, the main queue running meanwhile.
     private func turn() async {
-        await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() } }
+        try? await Task.sleep(for: ExtensionUser.reactionTime + .milliseconds(200))
+    }
+
+    @Test("the user acts after a moment, and not at all once the extension has ended the request itself")
+    func reactionTime() async {
+        let context = context()
+        let sheet = LateSheet()
+        sheet.ready = true
+        ExtensionPresenter.present(sheet, with: context, user: .cancel)
+        context.completeRequest(returningItems: [])
+        await turn()
+        guard case .completed? = context.outcome else { Issue.record("\(String(describing: context.outcome))"); return }
+        #expect(context.misuses.isEmpty, "the user did not tap Cancel after the request ended")
     }
 
     @Test("post waits for the content to be valid: it taps Post at the validation that makes it so, once")
