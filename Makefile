@@ -46,6 +46,9 @@ TSAN_TESTS := PackageSupportTests|SharingSystemTests|ContentTypesTests|OpenItemP
 # The compatibility suite (Tests/Compatibility): a package of its own, so that nothing it builds enters this
 # package's build, depending on a tagged clone of this checkout by version, as a user's package does.
 COMPATIBILITY := Tests/Compatibility
+# Its extensions, each made into a bundle by the plugin, as a user makes theirs, and run as a process by its tests.
+COMPATIBILITY_EXTENSIONS := IntentComposerShare SchemeOpenerShare DeepLinkShare SearchOrOpenAction FirstLinkAction \
+	ComposeSheetOpener QuickLinkAction ContinuationAction FirstImageShare
 
 # The runtime's reliability tests count this process's descriptors, children and memory, so they run in a
 # test process of their own, where no other test opens or allocates at the same time.
@@ -54,8 +57,11 @@ test: deps
 	$(SWIFT) test --skip-build --skip ReliabilityTests
 	$(SWIFT) test --skip-build --filter ReliabilityTests
 	rm -f $(COMPATIBILITY)/Package.resolved
-	clone=$$(Tools/versioned-clone.sh .build/versioned) && cd $(COMPATIBILITY) && \
-		OPENSHARING_VERSIONED_CLONE=$$clone $(SWIFT) test --disable-dependency-cache
+	clone=$$(Tools/versioned-clone.sh .build/versioned) && cd $(COMPATIBILITY) && export OPENSHARING_VERSIONED_CLONE=$$clone && \
+		$(SWIFT) build --disable-dependency-cache --product sharing && \
+		$(SWIFT) package --disable-dependency-cache --allow-writing-to-package-directory appex --configuration debug \
+			$(COMPATIBILITY_EXTENSIONS:%=--product %) && \
+		$(SWIFT) test --disable-dependency-cache
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_TESTS)' --skip '$(TSAN_SKIPPED)'
 

@@ -24,11 +24,13 @@ func product(_ name: String) -> Target.Dependency {
     .product(name: name, package: openSharingIdentity)
 }
 
-/// One module per extension, as an app's extension target is: each imports SharingShim and nothing else of
-/// OpenSharing's, and builds in Swift 5 language mode, as the apps build them.
+/// One executable per extension, as an app's extension target is: its view controller, which imports
+/// SharingShim and nothing else of OpenSharing's, builds in Swift 5 language mode as the apps build them; its
+/// Info.plist is Xcode's, excluded from the sources; its main.swift runs it as a process (on Linux, through
+/// ExtensionRuntime). `swift package appex --product NAME` makes NAME.appex of each.
 let extensions = [
     "IntentComposerShare", "SchemeOpenerShare", "DeepLinkShare", "SearchOrOpenAction", "FirstLinkAction",
-    "ComposeSheetOpener", "QuickLinkAction", "ContinuationAction",
+    "ComposeSheetOpener", "QuickLinkAction", "ContinuationAction", "FirstImageShare",
 ]
 
 let package = Package(
@@ -36,9 +38,14 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [openSharing],
     targets: extensions.map { name in
-        .target(name: name, dependencies: [product("SharingShim")], swiftSettings: [.swiftLanguageMode(.v5)])
+        .executableTarget(name: name, dependencies: [product("SharingShim"), .product(name: "ExtensionRuntime", package: openSharingIdentity,
+                                                                                         condition: .when(platforms: [.linux]))],
+                          exclude: ["Info.plist"], swiftSettings: [.swiftLanguageMode(.v5)])
     } + [
-        .target(name: "CompatibilityHarness", dependencies: [product("SharingShim"), product("HostProfiles")]),
+        .target(name: "CompatibilityHarness", dependencies: [
+            product("SharingShim"), product("HostProfiles"),
+            .product(name: "ExtensionRuntime", package: openSharingIdentity, condition: .when(platforms: [.linux])),
+        ]),
         .testTarget(
             name: "CompatibilityTests",
             dependencies: ["CompatibilityHarness", product("SharingShim"), product("HostProfiles")]

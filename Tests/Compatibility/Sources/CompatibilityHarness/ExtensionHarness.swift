@@ -31,16 +31,24 @@ public struct ExtensionRun: Sendable {
     }
 }
 
-/// Shows extension view controllers the shares of OpenSharing's host profiles (`Examples/shares`), in this
-/// process, as the system would: the items go into an extension context, `ExtensionPresenter` makes the
-/// controller appear, and the run ends when the extension completes or cancels the request.
+/// Shows extension view controllers the shares of OpenSharing's host profiles (`Examples/shares`) as the
+/// system would, twice: in this process (the items go into an extension context, `ExtensionPresenter` makes the
+/// controller appear, and the run ends when the extension completes or cancels the request), and, on Linux, as
+/// its own process — the extension's bundle, made by `swift package appex`, run by `ExtensionRuntime` on the
+/// same share. The two must end alike (the same outcome, error and opened URLs): a host's behaviour in one
+/// process is its behaviour across the boundary. The in-process run is returned.
 @MainActor
 public enum ExtensionHarness {
     /// The repository's `Examples` directory.
-    public static let examples = URL(fileURLWithPath: #filePath)
+    nonisolated public static let examples = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Examples")
+
+    /// Where `swift package appex` put the extensions' bundles.
+    nonisolated public static let bundles = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent(".build/appex")
 
     /// How long a run waits for the extension to end its request: long, because the whole suite shares two
     /// cores with it, and a request that ends returns at once.
@@ -51,14 +59,27 @@ public enum ExtensionHarness {
     public static func present(_ controller: UIViewController, share name: String) async throws -> ExtensionRun {
         let shares = examples.appendingPathComponent("shares")
         let fixture = try ShareFixture.read(from: shares.appendingPathComponent("\(name).json"))
-        return await present(controller, items: try fixture.makeItems(relativeTo: shares))
+        return try await present(controller) { try fixture.makeItems(relativeTo: shares) }
     }
 
     /// Shows `controller` what the host profile `profile` sends for `content` (files, URLs or texts).
     public static func present(_ controller: UIViewController, profile: String, sharing content: SharedContent) async throws -> ExtensionRun {
         guard let host = HostProfile.named(profile) else { throw UnknownHostProfile(name: profile) }
         let fixture = try host.share(content)
-        return await present(controller, items: try fixture.makeItems(relativeTo: URL(fileURLWithPath: "/")))
+        return try await present(controller) { try fixture.makeItems(relativeTo: URL(fileURLWithPath: "/")) }
+    }
+
+    /// Shows `controller` the items `makeItems` makes, in this process and as a process of its own, and
+    /// checks that the two ended alike.
+    private static func present(_ controller: UIViewController, makeItems: () throws -> [NSExtensionItem]) async throws -> ExtensionRun {
+        let here = await present(controller, items: try makeItems())
+        #if canImport(ExtensionRuntime)
+        let module = String(reflecting: type(of: controller)).split(separator: ".").first.map(String.init) ?? ""
+        let there = try await ProcessHarness.run(bundles.appendingPathComponent("\(module).appex"), items: try makeItems(),
+                                                  appGroupContainers: appGroupContainers)
+        try ProcessHarness.expectAlike(here, there, bundle: module)
+        #endif
+        return here
     }
 
     /// Shows `controller` these items and waits up to `timeLimit` for the request to end.
@@ -70,7 +91,7 @@ public enum ExtensionHarness {
             opened.append(url)
             reply(true)
         }
-        ExtensionPresenter.present(controller, with: context)
+        ExtensionPresenter.present(controller, with: context, user: .post)
         // Polled rather than awaited: an extension that never ends its request must not hang the test.
         let deadline = ContinuousClock.now + timeLimit
         while context.outcome == nil && ContinuousClock.now < deadline {
@@ -99,7 +120,7 @@ public enum ExtensionHarness {
 }
 
 /// The URLs an extension asked to open, from whatever thread asked.
-private final class OpenedURLs: @unchecked Sendable {
+final class OpenedURLs: @unchecked Sendable {
     private let lock = NSLock()
     private var list: [URL] = []
 

@@ -1,0 +1,66 @@
+#if os(Linux)
+import CompatibilityHarness
+import Foundation
+@testable import FirstImageShare
+import Testing
+
+/// The tutorial's share extension, as its author would try it: made into FirstImageShare.appex by `swift package
+/// appex` (`make test` does), run by the `sharing` tool built from this package's dependency, once per host.
+@Suite("Compatibility: the tutorial's compose-sheet extension that saves the first image, run with sharing run")
+struct FirstImageShareTests {
+    static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let sunset = ExtensionHarness.examples.appendingPathComponent("files/sunset.jpg").path
+
+    /// `sharing run FirstImageShare.appex ARGUMENTS --json` with an app group directory of its own: the report,
+    /// the exit status, and the files the extension saved into its group.
+    private func run(_ arguments: [String]) throws -> (report: [String: Any], status: Int32, saved: [String]) {
+        let sharing = Self.package.appendingPathComponent(".build/debug/sharing")
+        try #require(FileManager.default.isExecutableFile(atPath: sharing.path), "build it first: swift build --product sharing (make test does)")
+        let groups = FileManager.default.temporaryDirectory.appendingPathComponent("first-image-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: groups) }
+        let process = Process()
+        process.executableURL = sharing
+        process.arguments = ["run", ExtensionHarness.bundles.appendingPathComponent("FirstImageShare.appex").path, "--app-group", groups.path, "--json"]
+            + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let group = groups.appendingPathComponent("group.org.opensharing.compatibility")
+        return (report, process.terminationStatus, (try? FileManager.default.contentsOfDirectory(atPath: group.path)) ?? [])
+    }
+
+    @Test("from Photos, a file URL: it completes and saves the photo")
+    func photos() throws {
+        let result = try run(["--host", "photos", "--file", Self.sunset])
+        #expect(result.status == 0 && result.report["status"] as? String == "completed")
+        #expect(result.saved == ["sunset.jpg"])
+    }
+
+    @Test("from Messages (a path it may not read), the screenshot editor (an image object) and Safari (a page): it completes and saves nothing",
+          arguments: [["--host", "messages", "--file", sunset], ["--host", "screenshot", "--file", sunset], ["--host", "safari", "--url", "https://www.swift.org/"]])
+    func savesNothing(arguments: [String]) throws {
+        let result = try run(arguments)
+        #expect(result.status == 0 && result.report["status"] as? String == "completed")
+        #expect(result.saved.isEmpty, "\(result.saved)")
+    }
+
+    @Test("a user who cancels: cancelled; a user who does nothing: interrupted for time")
+    func users() throws {
+        let cancelled = try run(["--host", "photos", "--file", Self.sunset, "--user", "cancel"])
+        #expect(cancelled.status == 1 && cancelled.report["status"] as? String == "cancelled")
+        #expect(cancelled.saved.isEmpty)
+        let idle = try run(["--host", "photos", "--file", Self.sunset, "--user", "none", "--timeout", "3"])
+        #expect(idle.status == 1 && idle.report["status"] as? String == "interrupted-timeout")
+    }
+
+    @Test("in this process and as a process it ends alike: from Photos and from Messages")
+    @MainActor
+    func bothWays() async throws {
+        #expect(try await ExtensionHarness.present(ShareViewController(), profile: "photos", sharing: .init(files: [URL(fileURLWithPath: Self.sunset)])).completed)
+        #expect(try await ExtensionHarness.present(ShareViewController(), share: "messages").completed)
+    }
+}
+#endif
