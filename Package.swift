@@ -13,7 +13,9 @@ let nonApplePlatforms: [Platform] = [.linux, .windows, .android, .wasi, .openbsd
 
 let package = Package(
     name: "OpenSharing",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    // What the API needs (UTType: iOS 14, macOS 11), so that an app that supports older systems can adopt
+    // SharingShim on iOS too.
+    platforms: [.macOS(.v11), .iOS(.v14)],
     products: [
         .library(name: "SharingShim", targets: ["SharingShim"]),
         .library(name: "OpenUniformTypeIdentifiers", targets: ["OpenUniformTypeIdentifiers"]),

@@ -27,6 +27,8 @@ public final class LoadedFile: Sendable {
     }
 }
 
+// Over the UTType forms of NSItemProvider's loads, which Apple's Foundation has from iOS 16 and macOS 13.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, visionOS 1, *)
 extension NSItemProvider {
     /// The data of the first representation conforming to `contentType`.
     ///
@@ -113,19 +115,20 @@ private final class ProgressBox: @unchecked Sendable {
     private var progress: Progress?
     private var cancelled = false
 
+    // lock() and unlock(), not withLock: Apple's Foundation has withLock from iOS 16 and macOS 13 only.
     func set(_ progress: Progress) {
-        let cancelNow = lock.withLock { () -> Bool in
-            self.progress = progress
-            return cancelled
-        }
+        lock.lock()
+        self.progress = progress
+        let cancelNow = cancelled
+        lock.unlock()
         if cancelNow { progress.cancel() }
     }
 
     func cancel() {
-        let progress = lock.withLock { () -> Progress? in
-            cancelled = true
-            return self.progress
-        }
+        lock.lock()
+        cancelled = true
+        let progress = self.progress
+        lock.unlock()
         progress?.cancel()
     }
 }

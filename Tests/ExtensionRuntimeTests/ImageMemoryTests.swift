@@ -58,3 +58,23 @@ struct ImageMemoryTests {
         #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "2000x1500\n")
     }
 }
+
+@Suite("Devices")
+struct DeviceTests {
+    @Test("a device's baseline (what an empty extension uses there) is charged against the limit, and shows in the peak")
+    func baselineCharged() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try ExtensionBundle(url: ExampleBundles.make("Uppercase", in: directory))
+        let roomy = DeviceClass(name: "roomy", model: "a test device", screenScale: 2, screenWidth: 375, screenHeight: 667,
+                                memoryLimits: ["com.apple.services": 64 << 20], baselines: ["com.apple.services": 8 << 20], sources: [])
+        let fits = try await ExtensionHost(device: roomy).run(bundle, items: try ExampleBundles.text("hello"))
+        guard case .completed = fits.outcome else { Issue.record("\(fits.outcome): \(fits.log)"); return }
+        #expect(fits.peakFootprint >= 8 << 20, "\(fits.peakFootprint)")
+        var tight = roomy
+        tight.baselines = ["com.apple.services": 63 << 20]
+        let over = try await ExtensionHost(device: tight).run(bundle, items: try ExampleBundles.text("hello"))
+        guard case .interrupted(.memoryLimit(let limit, _)) = over.outcome else { Issue.record("\(over.outcome)"); return }
+        #expect(limit == 64 << 20)
+    }
+}

@@ -46,13 +46,13 @@ struct PrincipalsTests {
                 #expect(report["status"] as? String == status)
                 let alert = try #require((report["alerts"] as? [[String: Any]])?.first)
                 #expect(alert["title"] as? String == "Upload 1 file?")
-                #expect(alert["message"] as? String == "1 previews")
+                #expect(alert["message"] as? String == "1 preview")
                 #expect(alert["actions"] as? [String] == ["Cancel (cancel)", "Upload (default)"])
                 #expect(alert["chosen"] as? String == chosen)
             }
             let text = try await Sharing.run(["run", bundle.path, "--host", "photos", "--file", Self.photo, "--user", "none", "--timeout", "3",
                                               "--app-group", directory.appending(path: "groups-none").path])
-            #expect(text.standardOutput.contains("alert: \"Upload 1 file?\" \"1 previews\" [Cancel (cancel), Upload (default)]: the user chose nothing"),
+            #expect(text.standardOutput.contains("alert: \"Upload 1 file?\" \"1 preview\" [Cancel (cancel), Upload (default)]: the user chose nothing"),
                     "\(text.standardOutput)")
             #expect(text.standardOutput.contains("UploadShare: interrupted-timeout"))
         }

@@ -41,7 +41,8 @@ final class UploadViewController: UIViewController {
             }
         }
         previewing.notify(queue: .main) { [self] in
-            title = "\(previews.all.count) previews"
+            let count = previews.all.count
+            title = "\(count) preview\(count == 1 ? "" : "s")"
         }
         copying.notify(queue: .main) { [self] in
             previewing.notify(queue: .main) { self.askToUpload() }
