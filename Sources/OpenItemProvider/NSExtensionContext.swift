@@ -62,13 +62,14 @@ open class NSExtensionContext: NSObject, @unchecked Sendable {
     /// Asks the host to open a URL; the handler learns whether it did.
     ///
     /// Stands in for `NSExtensionContext.open(_:completionHandler:)`. The host decides through
-    /// `openURLHandler`; without one, it refuses.
+    /// `openURLHandler`; without one, it refuses. The host is asked before this returns, so the request
+    /// reaches it ahead of whatever the extension does next (completing its request, typically), as a
+    /// message on the system's connection does; the answer comes later, never on the caller's stack.
     @preconcurrency open func open(_ url: URL, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
-        let opener = lock.withLock { urlOpener }
-        BlockingThreads.submit {
-            guard let opener else { return completionHandler?(false) ?? () }
-            opener(url) { opened in completionHandler?(opened) }
+        guard let opener = lock.withLock({ urlOpener }) else {
+            return BlockingThreads.submit { completionHandler?(false) }
         }
+        opener(url) { opened in BlockingThreads.submit { completionHandler?(opened) } }
     }
 
     /// Asks the host to open a URL, and answers whether it did.

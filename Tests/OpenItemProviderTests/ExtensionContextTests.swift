@@ -1,5 +1,6 @@
 import Foundation
 @testable import OpenItemProvider
+import Synchronization
 import Testing
 
 @Suite("Extension items and contexts")
@@ -67,6 +68,27 @@ struct ExtensionContextTests {
         #expect(opened)
         #expect(await context.open(URL(string: "app://y")!))
         #expect(await !context.open(URL(string: "other://y")!))
+    }
+
+    @Test("the host is asked before open(_:) returns, so a completion right after it follows the request; the answer comes on another thread")
+    func openIsAskedInOrder() {
+        let context = NSExtensionContext(inputItems: [])
+        let asked = Mutex<[URL]>([])
+        let caller = Thread.current
+        let answeredOn = Mutex<Thread?>(nil)
+        let answered = DispatchSemaphore(value: 0)
+        context.openURLHandler = { url, reply in
+            asked.withLock { $0.append(url) }
+            reply(true)
+        }
+        context.open(URL(string: "app://first")!) { _ in
+            answeredOn.withLock { $0 = Thread.current }
+            answered.signal()
+        }
+        #expect(asked.withLock { $0 } == [URL(string: "app://first")!])
+        context.completeRequest(returningItems: [])
+        #expect(answered.wait(timeout: .now() + 10) == .success)
+        #expect(answeredOn.withLock { $0 } !== caller)
     }
 
     @Test("a context made with init() has no input items, as Apple's NSObject one")
