@@ -31,12 +31,13 @@ enum ProcessHarness {
         case .cancelled(let error): thereOutcome = "cancelled \(error.domain) \(error.code)"
         case .interrupted(let reason): thereOutcome = "interrupted: \(reason)"
         }
+        // The URLs in any order: loads an extension starts together answer in any order, here as on a device.
         func shape(_ url: URL) -> String {
             guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
             parts.queryItems = parts.queryItems?.map { URLQueryItem(name: $0.name, value: nil) }
             return parts.string ?? url.absoluteString
         }
-        guard hereOutcome == thereOutcome, here.openedURLs.map(shape) == there.openedURLs.map(shape) else {
+        guard hereOutcome == thereOutcome, here.openedURLs.map(shape).sorted() == there.openedURLs.map(shape).sorted() else {
             throw Unalike(bundle: bundle, here: "\(hereOutcome), opened \(here.openedURLs)",
                           there: "\(thereOutcome), opened \(there.openedURLs); its log: \(there.lastWords().joined(separator: " | "))")
         }
