@@ -169,17 +169,18 @@ public final class CGContext: @unchecked Sendable {
         // Where the image's top and left edges land in the bitmap (rows downward).
         let topLandsAbove = upright || transform.d > 0
         let mirrored = transform.a < 0
-        let scaled = Self.resample(image.thumbnail, orientation: orientation, width: box.width, height: box.height)
-        let channels = scaled.channels
+        let source = image.thumbnail
         let opaque = !image.bitmap.hasAlpha
-        scaled.pixels.withUnsafeBufferPointer { pixels in
-            composite(at: box) { x, y in
-                let sourceX = mirrored ? box.width - 1 - x : x
-                let sourceY = topLandsAbove ? y : box.height - 1 - y
-                let index = (sourceY * box.width + sourceX) * channels
-                return channels == 1 ? (pixels[index], pixels[index], pixels[index], 255)
-                    : (pixels[index], pixels[index + 1], pixels[index + 2], opaque ? 255 : pixels[index + 3])
-            }
+        let turnedSize = orientation.swapsAxes ? (source.height, source.width) : (source.width, source.height)
+        // Reduced in both directions: averaged down first (no larger than the image). Enlarged: each pixel
+        // sampled from the image as it is drawn, as Core Graphics draws, with no bitmap of the drawn size
+        // between (which would cost memory a device does not spend).
+        let reduced = box.width <= turnedSize.0 && box.height <= turnedSize.1
+        let pixels = reduced ? source.scaled(toWidth: box.width, height: box.height, orientation: orientation) : source.oriented(orientation)
+        let sampler = LinearSampler(image: pixels, width: box.width, height: box.height)
+        composite(at: box) { x, y in
+            let sample = sampler.pixel(x: mirrored ? box.width - 1 - x : x, y: topLandsAbove ? y : box.height - 1 - y)
+            return opaque ? (sample.0, sample.1, sample.2, 255) : sample
         }
     }
 
@@ -243,26 +244,57 @@ public final class CGContext: @unchecked Sendable {
         if width <= upright.0 && height <= upright.1 {
             return image.scaled(toWidth: width, height: height, orientation: orientation)
         }
-        let turned = image.oriented(orientation)
-        let channels = turned.channels
+        let sampler = LinearSampler(image: image.oriented(orientation), width: width, height: height)
+        let channels = image.channels
         var pixels = [UInt8](repeating: 0, count: width * height * channels)
-        let (sourceWidth, sourceHeight) = (turned.width, turned.height)
-        turned.pixels.withUnsafeBufferPointer { source in
-            for y in 0..<height {
-                let fy = max(0, min(Double(sourceHeight - 1), (Double(y) + 0.5) * Double(sourceHeight) / Double(height) - 0.5))
-                let y0 = Int(fy), y1 = min(sourceHeight - 1, y0 + 1), wy = fy - Double(y0)
-                for x in 0..<width {
-                    let fx = max(0, min(Double(sourceWidth - 1), (Double(x) + 0.5) * Double(sourceWidth) / Double(width) - 0.5))
-                    let x0 = Int(fx), x1 = min(sourceWidth - 1, x0 + 1), wx = fx - Double(x0)
-                    for channel in 0..<channels {
-                        let sample = { (sx: Int, sy: Int) in Double(source[(sy * sourceWidth + sx) * channels + channel]) }
-                        let top = sample(x0, y0) * (1 - wx) + sample(x1, y0) * wx
-                        let bottom = sample(x0, y1) * (1 - wx) + sample(x1, y1) * wx
-                        pixels[(y * width + x) * channels + channel] = UInt8(max(0, min(255, (top * (1 - wy) + bottom * wy).rounded())))
-                    }
+        for y in 0..<height {
+            for x in 0..<width {
+                let pixel = sampler.pixel(x: x, y: y)
+                let index = (y * width + x) * channels
+                if channels == 1 {
+                    pixels[index] = pixel.0
+                } else {
+                    (pixels[index], pixels[index + 1], pixels[index + 2]) = (pixel.0, pixel.1, pixel.2)
+                    if channels == 4 { pixels[index + 3] = pixel.3 }
                 }
             }
         }
         return Thumbnail(width: width, height: height, channels: channels, pixels: pixels)
+    }
+}
+
+/// An upright image's pixels read at another size: interpolated linearly between the four nearest (the same
+/// pixels when the size is the image's).
+struct LinearSampler {
+    let image: Thumbnail
+    let scaleX: Double, scaleY: Double
+
+    init(image: Thumbnail, width: Int, height: Int) {
+        self.image = image
+        scaleX = Double(image.width) / Double(width)
+        scaleY = Double(image.height) / Double(height)
+    }
+
+    /// The pixel at `x`, `y` of the new size, as RGBA (gray repeated; opaque when the image has no alpha).
+    func pixel(x: Int, y: Int) -> CGContext.Pixel {
+        let (width, height, channels) = (image.width, image.height, image.channels)
+        let fx = max(0, min(Double(width - 1), (Double(x) + 0.5) * scaleX - 0.5))
+        let fy = max(0, min(Double(height - 1), (Double(y) + 0.5) * scaleY - 0.5))
+        let x0 = Int(fx), y0 = Int(fy)
+        let x1 = min(width - 1, x0 + 1), y1 = min(height - 1, y0 + 1)
+        let wx = fx - Double(x0), wy = fy - Double(y0)
+        return image.pixels.withUnsafeBufferPointer { source in
+            func value(_ channel: Int) -> UInt8 {
+                func at(_ sx: Int, _ sy: Int) -> Double { Double(source[(sy * width + sx) * channels + channel]) }
+                let top = at(x0, y0) * (1 - wx) + at(x1, y0) * wx
+                let bottom = at(x0, y1) * (1 - wx) + at(x1, y1) * wx
+                return UInt8(max(0, min(255, (top * (1 - wy) + bottom * wy).rounded())))
+            }
+            if channels == 1 {
+                let gray = value(0)
+                return (gray, gray, gray, 255)
+            }
+            return (value(0), value(1), value(2), channels == 4 ? value(3) : 255)
+        }
     }
 }
