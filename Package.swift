@@ -76,6 +76,9 @@ let package = Package(
         // The headless part of UIKit and Social that extension principals use: view controllers, the compose
         // sheet, images.
         .target(name: "OpenExtensionUI", dependencies: ["OpenItemProvider", "OpenImageIO", "OpenCoreFoundation", "Thumbnails"], swiftSettings: strictSettings),
+        // The notification service API (UserNotifications' part of it), with Apple's checks of attachments.
+        .target(name: "OpenUserNotifications", dependencies: ["OpenUniformTypeIdentifiers", "ContentTypes", "PackageSupport"],
+                swiftSettings: strictSettings),
         .target(
             name: "SharingShim",
             dependencies: [
@@ -84,6 +87,7 @@ let package = Package(
                 .target(name: "OpenExtensionUI", condition: .when(platforms: nonApplePlatforms)),
                 .target(name: "OpenImageIO", condition: .when(platforms: nonApplePlatforms)),
                 .target(name: "OpenCoreFoundation", condition: .when(platforms: nonApplePlatforms)),
+                .target(name: "OpenUserNotifications", condition: .when(platforms: nonApplePlatforms)),
             ],
             swiftSettings: strictSettings
         ),
@@ -202,6 +206,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "OpenUserNotificationsTests",
+            dependencies: ["SharingShim", "OpenUserNotifications", "ContentTypes"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "SharingCLITests",
             dependencies: ["sharing", "ShareInbox"],
             swiftSettings: strictSettings
@@ -214,8 +223,8 @@ let package = Package(
 #if os(Linux)
 package.products.append(.library(name: "ExtensionRuntime", targets: ["ExtensionRuntime"]))
 package.targets += [
-    .target(name: "ExtensionRuntime", dependencies: ["OpenItemProvider", "OpenExtensionUI", "ExtensionManifest", "SharingSystem", "PackageSupport",
-                                                    "PropertyLists"],
+    .target(name: "ExtensionRuntime", dependencies: ["OpenItemProvider", "OpenExtensionUI", "OpenUserNotifications", "ExtensionManifest",
+                                                    "SharingSystem", "PackageSupport", "PropertyLists"],
             swiftSettings: strictSettings),
     .testTarget(
         name: "ExtensionRuntimeTests",
@@ -235,7 +244,10 @@ let exampleExtensions: [(name: String, dependencies: [Target.Dependency])] = [
     ("Uppercase", []), ("ImageSaver", ["InboxSaver"]), ("FileSaver", ["InboxSaver"]),
     ("NeverCompletes", []), ("CrashesMidLoad", []), ("MemoryHog", []), ("ShareProber", ["HostProfiles"]),
     ("NaiveResizer", ["PhotoResizing"]), ("DownsamplingResizer", ["PhotoResizing"]), ("ImportAction", []), ("UploadShare", ["PhotoResizing"]),
+    ("BannerRenderer", []), ("BundledAttachment", []), ("DecryptingService", []), ("SilentService", []), ("NotificationProber", []),
 ]
+/// The files examples ship in their bundles (made by Tools/make-notification-fixtures.py).
+let exampleResources: [String: [Resource]] = ["BannerRenderer": [.copy("banner.jpg")], "BundledAttachment": [.copy("banner.jpg")]]
 // What the two resizers share: resizing a photo for upload the naive way and ImageIO's, as iOS code does.
 package.targets.append(.target(name: "PhotoResizing", dependencies: ["SharingShim"], path: "Examples/Extensions/PhotoResizing",
                                swiftSettings: strictSettings))
@@ -244,7 +256,8 @@ package.targets.append(.target(name: "InboxSaver", dependencies: ["OpenItemProvi
                                path: "Examples/Extensions/InboxSaver", swiftSettings: strictSettings))
 package.targets += exampleExtensions.map { example in
     .executableTarget(name: example.name, dependencies: ["ExtensionRuntime", "OpenItemProvider"] + example.dependencies,
-                      path: "Examples/Extensions/\(example.name)", exclude: ["Info.plist"], swiftSettings: strictSettings)
+                      path: "Examples/Extensions/\(example.name)", exclude: ["Info.plist"], resources: exampleResources[example.name],
+                      swiftSettings: strictSettings)
 }
 #endif
 

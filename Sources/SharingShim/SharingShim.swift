@@ -1,6 +1,6 @@
 // One import for extension code: Apple's frameworks where they exist, OpenSharing's elsewhere. A file that says
 // `import SharingShim` in place of `import UIKit`, `import Social`, `import MobileCoreServices`,
-// `import UniformTypeIdentifiers` and `import ImageIO` compiles unchanged against either.
+// `import UniformTypeIdentifiers`, `import ImageIO` and `import UserNotifications` compiles unchanged against either.
 
 #if canImport(Darwin)
 @_exported public import Foundation
@@ -20,6 +20,9 @@
 #if canImport(Social)
 @_exported public import Social
 #endif
+#if canImport(UserNotifications)
+@_exported public import UserNotifications
+#endif
 #else
 @_exported public import Foundation
 @_exported public import OpenCoreFoundation
@@ -27,6 +30,7 @@
 @_exported public import OpenItemProvider
 @_exported public import OpenImageIO
 @_exported public import OpenExtensionUI
+@_exported public import OpenUserNotifications
 // Linux's toolchain has a module named CoreFoundation whose types have these names too: a file that imports it
 // beside this one still means these, because a declaration imported by name is preferred to one a module brings
 // whole.
