@@ -235,3 +235,7 @@ int csharing_pidfd_send_signal(int pidfd, int signal) { (void)pidfd; (void)signa
 int csharing_pidfd_reap(int pidfd, int *status) { (void)pidfd; (void)status; errno = ENOSYS; return -1; }
 
 #endif
+
+void csharing_line_buffer_stdout(void) {
+    setvbuf(stdout, NULL, _IOLBF, 0);
+}

@@ -2,6 +2,7 @@ import ExtensionManifest
 import Foundation
 public import OpenItemProvider
 import OpenExtensionUI
+public import OpenUserNotifications
 import PackageSupport
 import SharingSystem
 
@@ -25,26 +26,10 @@ import SharingSystem
 public enum ExtensionProcess {
     /// Runs the extension whose principal `makePrincipal` creates, on the main actor. Never returns.
     public static func run<Principal: NSExtensionRequestHandling>(_ makePrincipal: @escaping @MainActor () -> Principal) -> Never {
-        let named = String(reflecting: Principal.self)
-        switch declaredPrincipal() {
-        case .principal(let declared) where Self.names(declared, named):
-            break
-        case .storyboard(let storyboard):
-            say("the Info.plist names the storyboard \(storyboard), which is not loaded here: running \(named), the principal the program gives")
-        case let declared:
-            fail("the Info.plist beside \(CommandLine.arguments.first ?? "the executable") names NSExtensionPrincipalClass "
-                 + "\(declared.principal.map { "\"\($0)\"" } ?? "nowhere"), but the program runs \(named)")
-        }
-        let connection: HostConnection
-        let request: [WireItem]
-        do {
-            connection = try HostConnection.connect()
-            request = try connection.awaitRequest()
-        } catch let violation as ProtocolViolation {
-            say("cannot start the request: \(violation.message)")
+        let (connection, first) = start(String(reflecting: Principal.self))
+        guard case .request(let request) = first else {
+            say("the host sent a notification to an extension that is not a notification service; ending")
             exit(HostConnection.unreadableHostStatus)
-        } catch {
-            fail("cannot start the request: \(error)")
         }
         let context = NSExtensionContext(inputItems: connection.inputItems(request))
         context.openURLHandler = { url, reply in connection.open(url, reply) }
@@ -90,8 +75,87 @@ public enum ExtensionProcess {
                 }
             }
         }
+        runMainThread()
+    }
+
+    /// Runs the notification service extension `makeService` creates (once, on the main thread, when the first
+    /// notification comes). Never returns.
+    ///
+    /// ```swift
+    /// // main.swift of a notification service extension, beside its NotificationService.swift
+    /// ExtensionProcess.run(NotificationService.init)
+    /// ```
+    ///
+    /// Each notification the host sends becomes a `UNNotificationRequest` (its trigger a push trigger) that
+    /// `didReceive(_:withContentHandler:)` gets on the main thread; each call of the handler goes to the host,
+    /// which counts the first. When the host says the time runs out, `serviceExtensionTimeWillExpire()` is
+    /// called on a thread of its own. The notification center the service sees is the host's. The process ends
+    /// when the host has no more notifications for it, or goes away.
+    public static func run<Service: UNNotificationServiceExtension>(_ makeService: @escaping @Sendable () -> Service) -> Never {
+        let (connection, first) = start(String(reflecting: Service.self))
+        guard case .notification(let index, let identifier, let content) = first else {
+            say("the host sent a share request to a notification service; ending")
+            exit(HostConnection.unreadableHostStatus)
+        }
+        NotificationCenterStore.current = HostNotificationCenter(connection: connection)
+        @Sendable func receive(_ index: UInt32, _ identifier: String, _ content: WireContent) {
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    let service = heldService.withLock { held in
+                        if held == nil { held = makeService() }
+                        return held!
+                    }
+                    let request = UNNotificationRequest(identifier: identifier, content: UNNotificationContent(fields: NotificationMirror.fields(content)),
+                                                        trigger: UNPushNotificationTrigger())
+                    service.didReceive(request) { content in connection.deliver(index, content) }
+                }
+            }
+        }
+        connection.serveNotifications(receive, expiring: {
+            // On a thread of its own, as Apple documents: the main thread may be the one that is stuck.
+            nonisolated(unsafe) let service = heldService.withLock { $0 }
+            Thread.detachNewThread { service?.serviceExtensionTimeWillExpire() }
+        })
+        connection.startReading(ended: { exit(0) }, closed: { exit(0) })
+        receive(index, identifier, content)
+        runMainThread()
+    }
+
+    /// Serves the main queue on the main thread, as an app's run loop does: `Thread.isMainThread` is true in
+    /// what the main queue runs (`dispatchMain()` would hand the queue to another thread on Linux).
+    private static func runMainThread() -> Never {
+        RunLoop.main.run()
         dispatchMain()
     }
+
+    /// Checks the Info.plist's principal against `named`, the type the program runs; connects to the host, and
+    /// waits for its first message.
+    private static func start(_ named: String) -> (HostConnection, RuntimeMessage) {
+        // Every line the extension prints reaches its log as it is printed, even if it is killed a moment later.
+        Processes.lineBufferStandardOutput()
+        switch declaredPrincipal() {
+        case .principal(let declared) where Self.names(declared, named):
+            break
+        case .storyboard(let storyboard):
+            say("the Info.plist names the storyboard \(storyboard), which is not loaded here: running \(named), the principal the program gives")
+        case let declared:
+            fail("the Info.plist beside \(CommandLine.arguments.first ?? "the executable") names NSExtensionPrincipalClass "
+                 + "\(declared.principal.map { "\"\($0)\"" } ?? "nowhere"), but the program runs \(named)")
+        }
+        do {
+            let connection = try HostConnection.connect()
+            return (connection, try connection.awaitRequest())
+        } catch let violation as ProtocolViolation {
+            say("cannot start the request: \(violation.message)")
+            exit(HostConnection.unreadableHostStatus)
+        } catch {
+            fail("cannot start the request: \(error)")
+        }
+    }
+
+    /// The notification service, made once (on the main thread) and reused for every notification, as iOS
+    /// reuses it; the expiry reaches it from another thread.
+    private static let heldService = Locked<UNNotificationServiceExtension?>(nil)
 
     /// The principal, held for the life of the process.
     @MainActor

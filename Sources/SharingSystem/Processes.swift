@@ -13,6 +13,12 @@ package enum Processes {
     /// This process's identifier.
     package static var current: Int32 { getpid() }
 
+    /// Makes standard output line-buffered: each line printed is written as it is printed, so that a program
+    /// killed a moment later has said it.
+    package static func lineBufferStandardOutput() {
+        csharing_line_buffer_stdout()
+    }
+
     /// Sets a variable in this process's environment, which processes it starts inherit. Not thread-safe
     /// against other changes to the environment, as `setenv(3)` is not.
     package static func setEnvironment(_ name: String, to value: String) {

@@ -106,6 +106,9 @@ struct csharing_spawned {
     int namespaced;
 };
 
+/// Makes standard output line-buffered, so that each line a program prints is written as it is printed.
+void csharing_line_buffer_stdout(void);
+
 /// The kernel's Landlock ABI version, or 0 where the kernel has no Landlock (or it is disabled).
 int csharing_landlock_abi(void);
 
