@@ -73,8 +73,12 @@ package enum FileSignature: Sendable, CaseIterable {
         case .avi: Self.riff(bytes, "AVI ")
         case .waveAudio: Self.riff(bytes, "WAVE")
         case .aiffAudio: bytes.count >= 12 && bytes.starts(with: Array("FORM".utf8)) && ["AIFF", "AIFC"].contains(String(decoding: bytes[8..<12], as: UTF8.self))
-        // An ID3 tag, or an MPEG audio frame's sync word with a layer (not ADTS, whose layer bits are 0).
-        case .mp3: bytes.starts(with: Array("ID3".utf8)) || bytes.count >= 2 && bytes[0] == 0xFF && bytes[1] & 0xE0 == 0xE0 && bytes[1] & 0x06 != 0
+        // An ID3 tag, or a Layer III frame header: the sync word, a version that is not the reserved one, and
+        // a bit rate and sample rate that are neither free nor reserved (a UTF-16 byte order mark is none).
+        case .mp3:
+            bytes.starts(with: Array("ID3".utf8))
+                || bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] & 0xE0 == 0xE0 && bytes[1] & 0x18 != 0x08 && bytes[1] & 0x06 == 0x02
+                && ![0x00, 0xF0].contains(bytes[2] & 0xF0) && bytes[2] & 0x0C != 0x0C
         case .pdf: bytes.starts(with: Array("%PDF-".utf8))
         case .zip: bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) || bytes.starts(with: [0x50, 0x4B, 0x05, 0x06])
         case .binaryPropertyList: bytes.starts(with: Array("bplist00".utf8))

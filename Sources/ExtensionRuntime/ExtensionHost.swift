@@ -1,6 +1,7 @@
 public import Foundation
 public import OpenExtensionUI
 public import OpenItemProvider
+import OpenUserNotifications
 import SharingSystem
 
 /// Runs extensions as their own processes, one request each, under limits, and reports exactly one outcome
@@ -45,19 +46,50 @@ public struct ExtensionHost: Sendable {
     /// - Throws: `ExtensionRuntimeError` when the extension cannot be started at all (no container, no
     ///   process, a request too large); everything that happens once it runs is in the outcome.
     public func run(_ bundle: ExtensionBundle, items: [NSExtensionItem]) async throws(ExtensionRuntimeError) -> ExtensionRun {
+        let (limits, environment, baseline) = setting(for: bundle)
+        // Starting the process and watching it block: never on Swift concurrency's few threads, which other
+        // tasks (the host's own) need meanwhile.
+        return try await BlockingThreads.run { [self, environment] () throws(ExtensionRuntimeError) -> ExtensionRun in
+            let supervisor = try Supervisor(bundle: bundle, work: .share(items), limits: limits, baseline: baseline, environment: environment,
+                                            appGroupContainers: appGroupContainers, cgroup: cgroup, pidNamespace: allowsPIDNamespace, openURL: openURL)
+            return supervisor.supervise()
+        }
+    }
+
+    /// Delivers each payload's notification, in order, through `bundle`'s notification service extension, as
+    /// iOS would: a payload that does not ask for the extension is shown as it is; the others go to one
+    /// process in turn, each under the request's time limit, with `serviceExtensionTimeWillExpire()` called on
+    /// another thread when it runs out and the process ended a moment later; after a kill or a crash, the next
+    /// goes to a new process. Attachments move into `dataStore`. Empty content suppresses the notification
+    /// when `allowsFiltering` (the filtering entitlement), and is otherwise ignored for the original.
+    ///
+    /// - Throws: `ExtensionRuntimeError` when a process cannot be started at all.
+    public func deliver(_ payloads: [PushPayload], to bundle: ExtensionBundle, dataStore: URL,
+                        allowsFiltering: Bool = false) async throws(ExtensionRuntimeError) -> NotificationRuns {
+        let (limits, environment, baseline) = setting(for: bundle)
+        return try await BlockingThreads.run { [self] () throws(ExtensionRuntimeError) -> NotificationRuns in
+            let desk = NotificationDesk(payloads: payloads, dataStore: dataStore, allowsFiltering: allowsFiltering)
+            var processes: [ExtensionRun] = []
+            while desk.needsProcess {
+                desk.beginProcess()
+                let supervisor = try Supervisor(bundle: bundle, work: .notifications(desk), limits: limits, baseline: baseline, environment: environment,
+                                                appGroupContainers: appGroupContainers, cgroup: cgroup, pidNamespace: allowsPIDNamespace, openURL: openURL)
+                let run = supervisor.supervise()
+                desk.interrupted(run)
+                processes.append(run)
+            }
+            return NotificationRuns(deliveries: desk.results, processes: processes)
+        }
+    }
+
+    /// The limits, environment and baseline a run of `bundle` gets.
+    private func setting(for bundle: ExtensionBundle) -> (ExtensionLimits, [String: String], Int) {
         let limits = limits ?? .defaults(forExtensionPoint: bundle.extensionPointIdentifier, device: device)
         var environment = ["OPENSHARING_USER": user.rawValue]
         if let device {
             environment["OPENSHARING_SCREEN_SCALE"] = String(device.screenScale)
             environment["OPENSHARING_SCREEN_POINTS"] = "\(device.screenWidth)x\(device.screenHeight)"
         }
-        let baseline = device?.baseline(forExtensionPoint: bundle.extensionPointIdentifier) ?? 0
-        // Starting the process and watching it block: never on Swift concurrency's few threads, which other
-        // tasks (the host's own) need meanwhile.
-        return try await BlockingThreads.run { [self, environment] () throws(ExtensionRuntimeError) -> ExtensionRun in
-            let supervisor = try Supervisor(bundle: bundle, items: items, limits: limits, baseline: baseline, environment: environment,
-                                            appGroupContainers: appGroupContainers, cgroup: cgroup, pidNamespace: allowsPIDNamespace, openURL: openURL)
-            return supervisor.supervise()
-        }
+        return (limits, environment, device?.baseline(forExtensionPoint: bundle.extensionPointIdentifier) ?? 0)
     }
 }

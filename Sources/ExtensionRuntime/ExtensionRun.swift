@@ -36,11 +36,13 @@ public struct ExtensionLimits: Sendable, Equatable {
 
     /// The limits of an extension point, as Apple's devices apply them: the memory limit `device` is reported to
     /// give the point, else the one developers report for the point (120 MB for share and action extensions,
-    /// 24 MB for notification service extensions), 120 MB where none is reported. An explicit limit set on the
-    /// result afterwards wins over both: one rule everywhere.
+    /// 24 MB for notification service extensions), 120 MB where none is reported; and the request's time, 30
+    /// seconds for a notification ("only about 30 seconds", Apple's "Modifying content in newly delivered
+    /// notifications"), else 60. An explicit limit set on the result afterwards wins: one rule everywhere.
     public static func defaults(forExtensionPoint identifier: String, device: DeviceClass? = nil) -> ExtensionLimits {
         let megabytes = ExtensionPoint.named(identifier)?.reportedMemoryLimit?.megabytes ?? 120
-        return ExtensionLimits(memory: device?.memoryLimit(forExtensionPoint: identifier) ?? megabytes << 20)
+        return ExtensionLimits(memory: device?.memoryLimit(forExtensionPoint: identifier) ?? megabytes << 20,
+                               request: identifier == DeviceClass.notificationService ? .seconds(30) : .seconds(60))
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import OpenExtensionUI
 import OpenItemProvider
+import OpenUserNotifications
 import PackageSupport
 import SharingSystem
 
@@ -16,6 +17,8 @@ final class HostConnection: Sendable {
         var openings: [UInt32: ReplyBox<Bool>] = [:]
         /// How each stream that answered a load ended, as the host says, by the load it answered.
         var streamEnds: [UInt32: ReplyBox<(bytes: UInt64, complete: Bool)?>] = [:]
+        /// Notification center calls awaiting the host's answer (`nil` when the host went away).
+        var centerCalls: [UInt32: ReplyBox<WireCenterAnswer?>] = [:]
         var closed = false
     }
 
@@ -49,8 +52,8 @@ final class HostConnection: Sendable {
         return HostConnection(channel: channel)
     }
 
-    /// The first message: the request.
-    func awaitRequest() throws(ProtocolViolation) -> [WireItem] {
+    /// The first message: the request, or a notification service's first notification.
+    func awaitRequest() throws(ProtocolViolation) -> RuntimeMessage {
         let packet: PacketChannel.Packet?
         do {
             packet = try channel.receive(capacity: RuntimeMessage.maximumPacket + 1)
@@ -58,11 +61,19 @@ final class HostConnection: Sendable {
             throw ProtocolViolation("cannot read the request: \(error)")
         }
         guard let packet else { throw ProtocolViolation("the host closed the connection before sending the request") }
-        guard case .request(let items) = try RuntimeMessage.decode(packet.bytes, descriptors: packet.files.count) else {
-            throw ProtocolViolation("the host's first message was not the request")
+        let message = try RuntimeMessage.decode(packet.bytes, descriptors: packet.files.count)
+        switch message {
+        case .request, .notification: return message
+        default: throw ProtocolViolation("the host's first message was not the request")
         }
-        return items
     }
+
+    /// What a notification service does with the host's next notifications, and when its time runs out.
+    func serveNotifications(_ receive: @escaping @Sendable (UInt32, String, WireContent) -> Void, expiring: @escaping @Sendable () -> Void) {
+        notificationHandlers.withLock { $0 = (receive, expiring) }
+    }
+
+    private let notificationHandlers = Locked<(receive: @Sendable (UInt32, String, WireContent) -> Void, expiring: @Sendable () -> Void)?>(nil)
 
     /// Reads the host's answers on a thread of the platform layer's, until the host closes the connection or
     /// goes away (then every pending load ends, and `closed` says so) or sends what this runtime cannot read
@@ -119,20 +130,27 @@ final class HostConnection: Sendable {
             ExtensionProcess.say("the host's \(phase) time budget ran out; the extension is about to be killed")
             // Work after completion is told it has expired, as iOS tells it before suspending the process.
             if phase == TimeoutPhase.afterCompletion.rawValue { ProcessActivities.expire() }
+            // A notification service is told its time will expire.
+            if phase == TimeoutPhase.request.rawValue { notificationHandlers.withLock { $0 }?.expiring() }
+        case .notification(let index, let identifier, let content):
+            notificationHandlers.withLock { $0 }?.receive(index, identifier, content)
+        case .centerAnswer(let id, let answer):
+            pending.withLock { $0.centerCalls.removeValue(forKey: id) }?.resolve(answer)
         case .ended:
             endedHandler.withLock { $0 }?()
-        case .request, .ready, .load, .cancelLoad, .openURL, .complete, .cancel, .alert:
+        case .request, .ready, .load, .cancelLoad, .openURL, .complete, .cancel, .alert, .deliver, .center:
             ExtensionProcess.say("the host sent an extension's message (\(message.kindName)); ignored")
         }
     }
 
-    /// Ends every pending load and URL request: the host went away.
+    /// Ends every pending load, URL request and notification center call: the host went away.
     private func endAll() {
-        let (loads, openings, streams) = pending.withLock { state in
+        let (loads, openings, streams, calls) = pending.withLock { state in
             state.closed = true
-            defer { state.loads = [:]; state.openings = [:]; state.streamEnds = [:] }
-            return (Array(state.loads.values), Array(state.openings.values), Array(state.streamEnds.values))
+            defer { state.loads = [:]; state.openings = [:]; state.streamEnds = [:]; state.centerCalls = [:] }
+            return (Array(state.loads.values), Array(state.openings.values), Array(state.streamEnds.values), Array(state.centerCalls.values))
         }
+        calls.forEach { $0.resolve(nil) }
         let gone = Answer(result: .failed(RemoteError(domain: NSItemProviderErrorDomain, code: -1, message: "the host went away")), files: [])
         loads.forEach { $0.reply.resolve(gone) }
         openings.forEach { $0.resolve(false) }
@@ -233,6 +251,52 @@ final class HostConnection: Sendable {
             let cocoa = error as NSError
             deliver(.cancel(RemoteError(domain: cocoa.domain, code: Int64(cocoa.code), message: cocoa.localizedDescription)), files: [])
             sent()
+        }
+    }
+
+    /// Sends the content a notification service's handler was given for notification `index`, its attachments'
+    /// files opened here (those it cannot open cross without one). A `userInfo` value that secure coding
+    /// would refuse crashes the extension, as the exception does on a device, after it says what and where.
+    func deliver(_ index: UInt32, _ content: UNNotificationContent) {
+        var files: [OpenFile] = []
+        var wire: WireContent
+        do {
+            wire = try NotificationMirror.wire(content) { attachment in
+                // A shown notification's file is the host's to copy, as only the system reads its data store.
+                guard !attachment.isInDataStore, files.count < PacketChannel.maximumDescriptors,
+                      let file = try? OpenFile.reading(attachment.url) else { return false }
+                files.append(file)
+                return true
+            }
+        } catch {
+            ExtensionProcess.say("the content handler was given content that cannot be sent: \(error)")
+            abort()
+        }
+        if RuntimeMessage.deliver(index: index, content: wire).encoded().bytes.count > RuntimeMessage.maximumPacket {
+            ExtensionProcess.say("the content's userInfo makes it larger than a message holds (\(RuntimeMessage.maximumPacket) bytes); it is sent without its userInfo")
+            wire.userInfo = .dictionary([])
+        }
+        do {
+            try channel.send(RuntimeMessage.deliver(index: index, content: wire).encoded().bytes, files: files)
+        } catch {
+            ExtensionProcess.say("cannot send the notification's content to the host: \(error)")
+        }
+    }
+
+    /// Makes a notification center call; `reply` gets the host's answer (`nil` when the host went away), on
+    /// a thread of the reader's.
+    func center(_ call: WireCenterCall, reply: (@Sendable (WireCenterAnswer?) -> Void)? = nil) {
+        let box = reply.map { ReplyBox<WireCenterAnswer?>($0) }
+        let id: UInt32? = pending.withLock { state in
+            guard !state.closed else { return nil }
+            let id = state.nextIdentifier
+            state.nextIdentifier &+= 1
+            if let box { state.centerCalls[id] = box }
+            return id
+        }
+        guard let id, (try? channel.send(RuntimeMessage.center(id: id, call: call).encoded().bytes)) != nil else {
+            if let box { BlockingThreads.submit { box.resolve(nil) } }
+            return
         }
     }
 

@@ -24,6 +24,11 @@ package enum RuntimeMessage: Equatable, Sendable {
     case cancel(RemoteError)
     /// The extension presented an alert, and the scripted user chose action `chosen` (none: -1), for the report.
     case alert(WireAlert)
+    /// A notification service's content handler was called for notification `index` with this content; the
+    /// packet carries the files of the attachments that say so, in order.
+    case deliver(index: UInt32, content: WireContent)
+    /// A notification center call; `categories` and `delivered` are answered with `centerAnswer` of the same `id`.
+    case center(id: UInt32, call: WireCenterCall)
 
     // Host to extension.
     /// The request: the input items, their attachments' registered types and forms, no payloads.
@@ -42,6 +47,12 @@ package enum RuntimeMessage: Equatable, Sendable {
     /// The host has the request's outcome and has measured the process: once its work after completion is
     /// done, it may end.
     case ended
+    /// A notification for the service, numbered from 0 in the order the process gets them: its request's
+    /// identifier and content. The first is the process's request; the host sends the next once the service
+    /// has given the content of the one before.
+    case notification(index: UInt32, identifier: String, content: WireContent)
+    /// The answer to notification center call `id`.
+    case centerAnswer(id: UInt32, answer: WireCenterAnswer)
 
     static let magic: [UInt8] = [0x4F, 0x53]  // "OS"
     static let version: UInt8 = 1
@@ -184,8 +195,8 @@ package struct ProtocolViolation: Error, Equatable, Sendable, CustomStringConver
 
 extension RuntimeMessage {
     private enum Kind: UInt8 {
-        case ready = 1, load, cancelLoad, openURL, complete, cancel, alert
-        case request = 32, loaded, openedURL, timeWarning, progress, streamEnded, ended
+        case ready = 1, load, cancelLoad, openURL, complete, cancel, alert, deliver, center
+        case request = 32, loaded, openedURL, timeWarning, progress, streamEnded, ended, notification, centerAnswer
     }
 
     /// The message's bytes, and how many descriptors must travel with them.
@@ -226,6 +237,14 @@ extension RuntimeMessage {
             writer.u32(UInt32(bitPattern: alert.chosen))
         case .ended:
             writer.u8(Kind.ended.rawValue)
+        case .deliver(let index, let content):
+            writer.u8(Kind.deliver.rawValue); writer.u32(index); writer.content(content)
+        case .center(let id, let call):
+            writer.u8(Kind.center.rawValue); writer.u32(id); writer.centerCall(call)
+        case .notification(let index, let identifier, let content):
+            writer.u8(Kind.notification.rawValue); writer.u32(index); writer.string(identifier); writer.content(content)
+        case .centerAnswer(let id, let answer):
+            writer.u8(Kind.centerAnswer.rawValue); writer.u32(id); writer.centerAnswer(answer)
         }
         return (writer.bytes, writer.descriptors)
     }
@@ -261,6 +280,10 @@ extension RuntimeMessage {
             guard chosen >= -1, chosen < actions.count else { throw ProtocolViolation("an alert's chosen action \(chosen) of \(actions.count)") }
             message = .alert(WireAlert(title: title, message: text, actions: actions, chosen: chosen))
         case .ended: message = .ended
+        case .deliver: message = .deliver(index: try reader.u32(), content: try reader.content())
+        case .center: message = .center(id: try reader.u32(), call: try reader.centerCall())
+        case .notification: message = .notification(index: try reader.u32(), identifier: try reader.string(), content: try reader.content())
+        case .centerAnswer: message = .centerAnswer(id: try reader.u32(), answer: try reader.centerAnswer())
         }
         guard reader.isAtEnd else { throw ProtocolViolation("\(reader.remaining) bytes after the end of a \(kind) message") }
         guard reader.descriptors == descriptors else {
@@ -270,7 +293,7 @@ extension RuntimeMessage {
     }
 }
 
-private struct WireWriter {
+struct WireWriter {
     var bytes: [UInt8] = []
     var descriptors = 0
 
@@ -322,7 +345,7 @@ private struct WireWriter {
     }
 }
 
-private struct WireReader {
+struct WireReader {
     let bytes: [UInt8]
     var position = 0
     var descriptors = 0

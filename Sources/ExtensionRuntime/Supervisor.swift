@@ -4,10 +4,20 @@ import OpenItemProvider
 import PackageSupport
 import SharingSystem
 
-/// One request's supervision, on one thread of the platform layer's: the process tree, its channel, its
+/// One process's supervision, on one thread of the platform layer's: the process tree, its channel, its
 /// limits and clocks, and its one outcome. The loads are the `LoadServer`'s; every message to the extension
-/// goes through the `Outbox`, so nothing here ever waits on the extension.
+/// goes through the `Outbox`, so nothing here ever waits on the extension. A share or action extension gets one
+/// request; a notification service gets notifications one after another, as the desk hands them out, each with
+/// the request's time budget, until the desk has none or the process ends.
 final class Supervisor {
+    /// What the process is for.
+    enum Work {
+        /// One request about these items.
+        case share([NSExtensionItem])
+        /// The notifications the desk hands out.
+        case notifications(NotificationDesk)
+    }
+
     private let bundle: ExtensionBundle
     private let limits: ExtensionLimits
     private let container: Container
@@ -23,11 +33,16 @@ final class Supervisor {
     private let outbox: Outbox
     private let loads: LoadServer
     private let request: RuntimeMessage
+    private let desk: NotificationDesk?
+    /// Where the extension may write: attachments there are moved, not copied, into the data store.
+    private let writableRoots: [URL]
     private let openURL: (@Sendable (URL) -> Bool)?
     private let clock = ContinuousClock()
     private let started: ContinuousClock.Instant
 
     private var peak = 0
+    /// The peak since the current notification was sent.
+    private var requestPeak = 0
     /// When the footprint was last read, and how often the resident memory is (longer as the tree grows).
     private var measuredExactly: ContinuousClock.Instant
     private var memoryInterval = Supervisor.memoryInterval
@@ -67,14 +82,25 @@ final class Supervisor {
     /// The most alerts a run records.
     static let alertRecords = 100
 
-    init(bundle: ExtensionBundle, items: [NSExtensionItem], limits: ExtensionLimits, baseline: Int = 0, environment extra: [String: String] = [:],
+    init(bundle: ExtensionBundle, work: Work, limits: ExtensionLimits, baseline: Int = 0, environment extra: [String: String] = [:],
          appGroupContainers: URL?, cgroup: URL?, pidNamespace: Bool, openURL: (@Sendable (URL) -> Bool)?) throws(ExtensionRuntimeError) {
         self.bundle = bundle
         self.limits = limits
         self.baseline = baseline
         self.openURL = openURL
         let path = bundle.url.path
-        request = .request(items: ProviderMirror.describe(items))
+        let items: [NSExtensionItem]
+        switch work {
+        case .share(let shared):
+            items = shared
+            desk = nil
+            request = .request(items: ProviderMirror.describe(items))
+        case .notifications(let desk):
+            items = []
+            self.desk = desk
+            guard let first = desk.next() else { preconditionFailure("a notification process started with no notification for it") }
+            request = first
+        }
         let size = request.encoded().bytes.count
         guard size <= RuntimeMessage.maximumPacket else {
             throw ExtensionRuntimeError(.requestTooLarge, bundle: path,
@@ -82,6 +108,7 @@ final class Supervisor {
         }
         do {
             container = try Container(for: bundle.name)
+            writableRoots = [container.url] + (appGroupContainers.map { [$0] } ?? [])
         } catch {
             throw ExtensionRuntimeError(.containerFailed, bundle: path, "cannot make its container", underlying: error)
         }
@@ -245,6 +272,7 @@ final class Supervisor {
             // As the device counts it: what an empty extension already uses there is charged too.
             let footprint = tree.footprint(excluding: loads.givenMemoryFiles, ignoring: Self.systemPrograms) + baseline
             peak = max(peak, footprint)
+            requestPeak = max(requestPeak, footprint)
             if footprint > limits.memory && killedFor == nil {
                 kill(for: .memoryLimit(limit: limits.memory, peak: peak))
             }
@@ -361,12 +389,14 @@ final class Supervisor {
             outbox.send(.openedURL(id: id, opened: url.map { openURL?($0) ?? false } ?? false))
         case .complete(let items):
             guard ready else { throw ProtocolViolation("completeRequest before ready") }
+            guard desk == nil else { throw ProtocolViolation("completeRequest from a notification service") }
             guard outcome == nil else { return }
             let returned = try ProviderMirror.returnedItems(items, files: files)
             self.returned = ProviderMirror.records(of: items, files: files)
             end(with: .completed(returned))
         case .cancel(let error):
             guard ready else { throw ProtocolViolation("cancelRequest before ready") }
+            guard desk == nil else { throw ProtocolViolation("cancelRequest from a notification service") }
             guard outcome == nil else { return }
             end(with: .cancelled(ProviderMirror.nsError(error)))
         case .alert(let alert):
@@ -374,7 +404,25 @@ final class Supervisor {
             guard alerts.count < Self.alertRecords else { return }
             alerts.append(PresentedAlert(title: alert.title, message: alert.message, actions: alert.actions,
                                          chosen: alert.chosen < 0 ? nil : Int(alert.chosen)))
-        case .request, .loaded, .openedURL, .timeWarning, .progress, .streamEnded, .ended:
+        case .deliver(let index, let content):
+            guard ready, let desk else { throw ProtocolViolation(ready ? "notification content from an extension sent no notification" : "notification content before ready") }
+            guard desk.wasSent(index) else { throw ProtocolViolation("content for notification \(index), which was not sent") }
+            // Only the first call of a notification's handler counts.
+            guard desk.awaits(index), outcome == nil else { return desk.calledAgain(index) }
+            // Measured as it gives the content: over its limit by then, it was over it before it could.
+            measuredExactly = clock.now - Self.footprintInterval
+            checkMemory()
+            guard killedFor == nil else { return }
+            desk.delivered(index, content: content, files: files, expired: warned?.phase == .request, peak: requestPeak, movableRoots: writableRoots)
+            guard let next = desk.next() else { return end(with: .completed([])) }
+            outbox.send(next)
+            requestedAt = clock.now
+            warned = nil
+            requestPeak = 0
+        case .center(let id, let call):
+            guard ready, let desk else { throw ProtocolViolation(ready ? "a notification center call from an extension sent no notification" : "a notification center call before ready") }
+            if let answer = desk.center(call) { outbox.send(.centerAnswer(id: id, answer: answer)) }
+        case .request, .loaded, .openedURL, .timeWarning, .progress, .streamEnded, .ended, .notification, .centerAnswer:
             throw ProtocolViolation("a host's message (\(message.kindName)) from the extension")
         }
     }
@@ -417,6 +465,10 @@ extension RuntimeMessage {
         case .streamEnded: "streamEnded"
         case .alert: "alert"
         case .ended: "ended"
+        case .deliver: "deliver"
+        case .center: "center"
+        case .notification: "notification"
+        case .centerAnswer: "centerAnswer"
         }
     }
 }

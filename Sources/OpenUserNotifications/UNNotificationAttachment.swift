@@ -33,6 +33,9 @@ open class UNNotificationAttachment: NSObject, NSCopying, NSSecureCoding, @unche
     package private(set) var thumbnailHidden: Bool
     package private(set) var thumbnailClippingRect: [String: Double]?
     package private(set) var thumbnailTime: Double?
+    /// The attachment of a notification already shown: its file is in the system's data store, which only the
+    /// system reads.
+    package var isInDataStore = false
 
     package init(identifier: String, url: URL, type: String, thumbnailHidden: Bool = false,
                  thumbnailClippingRect: [String: Double]? = nil, thumbnailTime: Double? = nil) {

@@ -4,7 +4,7 @@ import HostProfiles
 import OpenItemProvider
 
 /// Bundles of the example extensions made for a test: `Name.appex` in a temporary directory, holding the
-/// example's Info.plist and a copy of its executable from this build (a copy, not a link: Foundation finds
+/// example's Info.plist, its resources and a copy of its executable from this build (a copy, not a link: Foundation finds
 /// `Bundle.main`'s Info.plist beside the executable's real path).
 enum ExampleBundles {
     /// The repository's root.
@@ -33,6 +33,11 @@ enum ExampleBundles {
         try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0).write(to: bundle.appendingPathComponent("Info.plist"))
         let executable = bundle.appendingPathComponent(plist["CFBundleExecutable"] as? String ?? example)
         try FileManager.default.copyItem(at: products.appendingPathComponent(example), to: executable)
+        // Its resources, as `swift package appex` copies them: the files beside its sources that are neither.
+        let sources = repository.appendingPathComponent("Examples/Extensions/\(example)")
+        for file in try FileManager.default.contentsOfDirectory(atPath: sources.path) where !file.hasSuffix(".swift") && file != "Info.plist" {
+            try FileManager.default.copyItem(at: sources.appendingPathComponent(file), to: bundle.appendingPathComponent(file))
+        }
         return bundle
     }
 

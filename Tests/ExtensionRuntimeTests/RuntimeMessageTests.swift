@@ -35,7 +35,46 @@ struct RuntimeMessageTests {
         .alert(WireAlert(title: "Upload?", message: nil, actions: [("Cancel", "cancel"), (nil, "default")], chosen: 1)),
         .alert(WireAlert(title: nil, message: "Nothing chosen", actions: [], chosen: -1)),
         .ended,
+        .notification(index: 0, identifier: "A1B2", content: RuntimeMessageTests.content(carryingFiles: false)),
+        .deliver(index: 2, content: RuntimeMessageTests.content(carryingFiles: true)),
+        .center(id: 5, call: .setCategories([WireCategory(identifier: "message", actions: [WireAction(identifier: "reply", title: "Reply", options: 4)],
+                                                          intentIdentifiers: ["INSendMessageIntent"], options: 1, hiddenPreviewsBodyPlaceholder: "",
+                                                          categorySummaryFormat: "%u more")])),
+        .center(id: 6, call: .categories),
+        .center(id: 7, call: .delivered),
+        .center(id: 8, call: .removeDelivered(["A1B2", "C3"])),
+        .center(id: 9, call: .removeAllDelivered),
+        .centerAnswer(id: 6, answer: .categories([])),
+        .centerAnswer(id: 7, answer: .delivered([WireDelivered(identifier: "A1B2", date: 786_000_000.5, content: RuntimeMessageTests.content(carryingFiles: false))])),
     ]
+
+    /// Content with every field set, a userInfo of every kind of value, and two attachments.
+    static func content(carryingFiles: Bool) -> WireContent {
+        var content = WireContent()
+        content.title = "Ana"
+        content.subtitle = "Lunch"
+        content.body = "At noon? 🍜"
+        content.badge = 3
+        content.sound = WireSound(name: "chime.caf", critical: true, volume: 0.5, ringtone: false)
+        content.launchImageName = "Launch"
+        content.userInfo = .dictionary([
+            ("aps", .dictionary([("mutable-content", .integer(1))])), ("data", .data([0, 1, 2])), ("date", .date(1.5)),
+            ("list", .array([.bool(true), .double(2.5), .null, .string("x")])),
+        ])
+        content.attachments = [
+            WireNotificationAttachment(identifier: "photo", url: "file:///tmp/photo.jpg", type: "public.jpeg", thumbnailHidden: true,
+                                       thumbnailClippingRect: ["X": 0, "Y": 0.25, "Width": 1, "Height": 0.5], thumbnailTime: -1, carriesFile: carryingFiles),
+            WireNotificationAttachment(identifier: "gone", url: "file:///tmp/gone.png", type: "public.png", thumbnailHidden: false,
+                                       thumbnailClippingRect: nil, thumbnailTime: 2, carriesFile: false),
+        ]
+        content.categoryIdentifier = "message"
+        content.threadIdentifier = "chat-7"
+        content.targetContentIdentifier = "chat-7"
+        content.interruptionLevel = 2
+        content.relevanceScore = 0.75
+        content.filterCriteria = "work"
+        return content
+    }
 
     @Test("every kind of message survives encoding, and names the descriptors it needs", arguments: samples)
     func roundTrip(message: RuntimeMessage) throws {
@@ -56,6 +95,14 @@ struct RuntimeMessageTests {
         ([0x4F, 0x53, 1, 1, 1, 0, 0, 0], 0, "a ready message naming 1 descriptors arrived with 0"),
         ([0x4F, 0x53, 1, 3, 7, 0, 0, 0], 2, "a cancelLoad message naming 0 descriptors arrived with 2"),
         ([0x4F, 0x53, 1, 7, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0x78, 5, 0, 0, 0], 0, "an alert's chosen action 5 of 1"),
+        ([0x4F, 0x53, 1, 9, 1, 0, 0, 0, 6], 0, "unknown notification center call 6 at byte 8"),
+        ([0x4F, 0x53, 1, 9, 1, 0, 0, 0, 4, 1, 0, 0, 0], 0, "a count at byte 9 claims 1 elements; 0 bytes remain"),
+        ([0x4F, 0x53, 1, 8, 0, 0, 0, 0] + [UInt8](repeating: 0, count: 12) + [0, 0] + [0, 0, 0, 0] + [8, 0, 0, 0, 0, 0, 0, 0, 0]
+         + [0, 0, 0, 0] + [0, 0, 0, 0] + [0] + [9], 0, "interruption level 9 at byte 44"),
+        ([0x4F, 0x53, 1, 8, 0, 0, 0, 0] + [UInt8](repeating: 0, count: 12) + [0, 0] + [0, 0, 0, 0] + [4, 0, 0, 0, 0], 0,
+         "a content's userInfo at byte 26 is not a dictionary"),
+        ([0x4F, 0x53, 1, 8, 0, 0, 0, 0] + [UInt8](repeating: 0, count: 12) + [0, 0] + [0, 0, 0, 0]
+         + Array([[UInt8]](repeating: [7, 1, 0, 0, 0], count: 65).joined()), 0, "a value nested more than 64 deep at byte 346"),
     ] as [([UInt8], Int, String)])
     func violations(bytes: [UInt8], descriptors: Int, message: String) {
         #expect(throws: ProtocolViolation(message)) { try RuntimeMessage.decode(bytes, descriptors: descriptors) }

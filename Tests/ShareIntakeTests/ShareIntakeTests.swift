@@ -412,6 +412,10 @@ struct SniffingTests {
         ([0, 0, 0, 24] + Array("ftypheic".utf8) + [0, 0, 0, 0], "public.heic"), ([0, 0, 0, 24] + Array("ftypmif1".utf8), "public.heif"),
         ([0, 0, 0, 24] + Array("ftypisom".utf8), "public.mpeg-4"), ([0, 0, 0, 20] + Array("ftypqt  ".utf8), "com.apple.quicktime-movie"),
         (pdfBytes, "com.adobe.pdf"), ([0x50, 0x4B, 0x03, 0x04, 20, 0], "public.zip-archive"), (Array("bplist00".utf8), "com.apple.binary-property-list"),
+        ([0, 0, 0, 24] + Array("ftypM4A ".utf8), "public.mpeg-4-audio"), ([0x00, 0x00, 0x01, 0xBA, 0x44], "public.mpeg"),
+        (Array("RIFF\u{0}\u{0}\u{0}\u{0}AVI LIST".utf8), "public.avi"), (Array("RIFF\u{0}\u{0}\u{0}\u{0}WAVEfmt ".utf8), "com.microsoft.waveform-audio"),
+        (Array("FORM\u{0}\u{0}\u{0}\u{0}AIFFCOMM".utf8), "public.aiff-audio"), (Array("ID3\u{4}\u{0}".utf8), "public.mp3"),
+        ([0xFF, 0xFB, 0x90, 0x64], "public.mp3"),
         (Array("{\\rtf1 hello}".utf8), "public.rtf"), (Array("héllo\nworld\t!".utf8), "text"), ([0xFF, 0xFE, 0x68, 0], "text"),
         ([0x00, 0x01, 0x02], "unknown"), ([0xC3, 0x28], "unknown"), ([], "empty"),
         ]

@@ -1,0 +1,341 @@
+public import Foundation
+public import OpenUserNotifications
+#if canImport(Darwin)
+import UniformTypeIdentifiers
+#else
+import OpenUniformTypeIdentifiers
+#endif
+import SharingSystem
+
+/// How one notification was shown, as iOS would show it after its notification service extension.
+public struct NotificationDelivery: Sendable {
+    /// Whose content was shown.
+    public enum Shown: String, Sendable {
+        /// The extension's content (from `didReceive`, or from `serviceExtensionTimeWillExpire()`).
+        case modified
+        /// The payload's content as it is: the extension was not asked, or it failed.
+        case original
+        /// Nothing: the extension passed content with nothing to show, and has the filtering entitlement.
+        case suppressed
+    }
+
+    /// The payload's name (its file).
+    public var payload: String
+    /// The request's identifier.
+    public var identifier: String
+    public var shown: Shown
+    /// How the extension's part ended, in the runtime's vocabulary (`completed` when its handler was called);
+    /// `nil` when the payload did not ask for the extension.
+    public var status: ExtensionStatus?
+    /// Why the content is not the extension's, or why nothing was shown.
+    public var reason: String?
+    /// The content came from `serviceExtensionTimeWillExpire()`: the handler's first call came after the time ran out.
+    public var expired = false
+    /// What is shown (for a suppressed notification, the content the extension passed).
+    public var content: ShownContent
+    /// The attachments the system dropped, each with its `UNError` code.
+    public var rejectedAttachments: [RejectedAttachment] = []
+    /// How many times the extension called its content handler for this notification (only the first counts).
+    public var handlerCalls = 0
+    /// The extension's peak footprint while it handled this notification, in bytes.
+    public var peakFootprint = 0
+    /// The run's process that served it (an index into `NotificationRuns.processes`), if one did.
+    public var process: Int?
+
+    /// The extension was asked and its content is not what is shown: it was killed, crashed, ran out of time
+    /// without calling its handler, or passed content that cannot be shown.
+    public var isFault: Bool { status != nil && shown == .original }
+}
+
+/// A notification's content as the person sees it.
+public struct ShownContent: Sendable, Equatable {
+    public var title: String
+    public var subtitle: String
+    public var body: String
+    public var badge: Int?
+    /// The sound, as `UNNotificationSound` names it (`default`, a file's name, `critical …`); `nil` for none.
+    public var sound: String?
+    public var launchImageName: String
+    public var threadIdentifier: String
+    public var categoryIdentifier: String
+    public var targetContentIdentifier: String?
+    /// `passive`, `active`, `time-sensitive` or `critical`.
+    public var interruptionLevel: String
+    public var relevanceScore: Double
+    public var filterCriteria: String?
+    public var attachments: [StoredAttachment]
+}
+
+/// An attachment moved into the host's data store.
+public struct StoredAttachment: Sendable, Equatable {
+    public var identifier: String
+    /// Its type, a UTI.
+    public var type: String
+    public var size: Int
+    /// Where it is now, in the data store.
+    public var url: URL
+}
+
+/// An attachment the system dropped.
+public struct RejectedAttachment: Error, Sendable, Equatable {
+    public var identifier: String
+    public var code: UNError.Code
+    public var message: String
+}
+
+/// What `ExtensionHost.deliver` did: each payload's notification, in order, and the processes that served them.
+public struct NotificationRuns: Sendable {
+    public var deliveries: [NotificationDelivery]
+    /// Each process started, in order: its log, its end, its peak.
+    public var processes: [ExtensionRun]
+}
+
+/// The host's side of notification service: the payloads in order, each notification's fate, the data store
+/// attachments move into, and the notification center (categories, delivered notifications) the extension
+/// sees, kept across the processes of one run. Used on one thread at a time.
+final class NotificationDesk: @unchecked Sendable {
+    private let payloads: [PushPayload]
+    private let dataStore: URL
+    private let allowsFiltering: Bool
+    private var deliveries: [NotificationDelivery?]
+    /// The next payload to hand out.
+    private var position = 0
+    /// The payloads the current process was sent, by notification index.
+    private var sent: [Int] = []
+    /// The payload sent whose content has not come.
+    private var inFlight: Int?
+    private var process = -1
+    private var categories: [WireCategory] = []
+    /// The notifications shown so far, as the notification center lists them.
+    private var shown: [WireDelivered] = []
+
+    init(payloads: [PushPayload], dataStore: URL, allowsFiltering: Bool) {
+        self.payloads = payloads
+        self.dataStore = dataStore
+        self.allowsFiltering = allowsFiltering
+        deliveries = Array(repeating: nil, count: payloads.count)
+    }
+
+    /// Whether a payload still to come asks for the extension: a process is needed.
+    var needsProcess: Bool {
+        payloads[position...].contains { $0.skipsServiceExtension == nil }
+    }
+
+    /// Each payload's notification, once every one has been handed out.
+    var results: [NotificationDelivery] {
+        while next() != nil {}
+        return deliveries.compactMap { $0 }
+    }
+
+    /// A new process is starting: notification indices start again at 0.
+    func beginProcess() {
+        process += 1
+        sent = []
+    }
+
+    /// The next notification for the extension, showing the payloads before it that do not ask for one.
+    func next() -> RuntimeMessage? {
+        while position < payloads.count {
+            let payload = payloads[position]
+            defer { position += 1 }
+            if let skip = payload.skipsServiceExtension {
+                record(position, NotificationDelivery(payload: payload.name, identifier: payload.identifier, shown: .original, status: nil,
+                                                      reason: skip, content: show(payload.content, attachments: [])))
+                continue
+            }
+            inFlight = position
+            sent.append(position)
+            return .notification(index: UInt32(sent.count - 1), identifier: payload.identifier, content: payload.content)
+        }
+        return nil
+    }
+
+    /// Whether notification `index` of this process has been sent.
+    func wasSent(_ index: UInt32) -> Bool { Int(index) < sent.count }
+
+    /// Whether notification `index` is the one whose content is awaited.
+    func awaits(_ index: UInt32) -> Bool { Int(index) < sent.count && sent[Int(index)] == inFlight }
+
+    /// The content handler of notification `index` was called, first: the content is shown, its attachments
+    /// moved into the data store, and files in `movableRoots` (the extension's container and app groups)
+    /// removed, as iOS moves them.
+    func delivered(_ index: UInt32, content: WireContent, files: [OpenFile], expired: Bool, peak: Int, movableRoots: [URL]) {
+        let payloadIndex = sent[Int(index)]
+        inFlight = nil
+        let payload = payloads[payloadIndex]
+        var files = files[...]
+        var stored: [StoredAttachment] = []
+        var rejected: [RejectedAttachment] = []
+        for attachment in content.attachments {
+            let file = attachment.carriesFile ? files.popFirst() : nil
+            switch store(attachment, file: file, movableRoots: movableRoots) {
+            case .success(let attachment): stored.append(attachment)
+            case .failure(let rejection): rejected.append(rejection)
+            }
+        }
+        var delivery = NotificationDelivery(payload: payload.name, identifier: payload.identifier, shown: .modified, status: .completed,
+                                            reason: nil, expired: expired, content: show(content, attachments: stored),
+                                            rejectedAttachments: rejected, handlerCalls: 1, peakFootprint: peak, process: process)
+        if content.title.isEmpty && content.subtitle.isEmpty && content.body.isEmpty {
+            if allowsFiltering {
+                delivery.shown = .suppressed
+                delivery.reason = "the extension passed content with no title, subtitle or body, and has the filtering entitlement"
+            } else {
+                delivery.shown = .original
+                delivery.content = show(payload.content, attachments: [])
+                delivery.reason = "the extension passed content with no title, subtitle or body, which would not alert visibly; "
+                    + "without the filtering entitlement (com.apple.developer.usernotifications.filtering) iOS delivers the original"
+            }
+        }
+        record(payloadIndex, delivery)
+    }
+
+    /// The content handler of notification `index` was called again: counted, not shown.
+    func calledAgain(_ index: UInt32) {
+        let payloadIndex = sent[Int(index)]
+        deliveries[payloadIndex]?.handlerCalls += 1
+    }
+
+    /// The process ended with the notification in flight, if any, undelivered: its original is shown, and why.
+    func interrupted(_ run: ExtensionRun) {
+        guard let payloadIndex = inFlight else { return }
+        inFlight = nil
+        let payload = payloads[payloadIndex]
+        let (status, reason): (ExtensionStatus, String)
+        switch run.outcome {
+        case .interrupted(.timeout(let phase)) where phase == .request:
+            (status, reason) = (.interruptedTimeout, "the content handler was not called in time, nor from serviceExtensionTimeWillExpire()")
+        case .interrupted(let interruption):
+            (status, reason) = (run.status, "\(interruption)")
+        case .completed, .cancelled:
+            (status, reason) = (run.status, "the extension ended without calling its content handler")
+        }
+        record(payloadIndex, NotificationDelivery(payload: payload.name, identifier: payload.identifier, shown: .original, status: status,
+                                                  reason: reason, content: show(payload.content, attachments: []), peakFootprint: run.peakFootprint,
+                                                  process: process))
+    }
+
+    /// Answers a notification center call, or records it.
+    func center(_ call: WireCenterCall) -> WireCenterAnswer? {
+        switch call {
+        case .setCategories(let categories):
+            self.categories = categories
+            return nil
+        case .categories:
+            return .categories(categories)
+        case .delivered:
+            return .delivered(shown)
+        case .removeDelivered(let identifiers):
+            removeShown { identifiers.contains($0.identifier) }
+            return nil
+        case .removeAllDelivered:
+            removeShown { _ in true }
+            return nil
+        }
+    }
+
+    /// Removes notifications from the center, and their attachments from the data store.
+    private func removeShown(_ matching: (WireDelivered) -> Bool) {
+        for notification in shown where matching(notification) {
+            for attachment in notification.content.attachments {
+                try? FileSystem.removeFile(NotificationMirror.fileURL(attachment.url))
+            }
+        }
+        shown.removeAll(where: matching)
+    }
+
+    private func record(_ payloadIndex: Int, _ delivery: NotificationDelivery) {
+        deliveries[payloadIndex] = delivery
+        guard delivery.shown != .suppressed else { return }
+        var content = payloads[payloadIndex].content
+        if delivery.shown == .modified, let wire = shownWire(delivery) { content = wire }
+        shown.append(WireDelivered(identifier: delivery.identifier, date: Date().timeIntervalSinceReferenceDate, content: content))
+    }
+
+    /// The shown content as the notification center gives it back: its attachments where the data store has them.
+    private func shownWire(_ delivery: NotificationDelivery) -> WireContent? {
+        let content = delivery.content
+        var wire = WireContent()
+        wire.title = content.title
+        wire.subtitle = content.subtitle
+        wire.body = content.body
+        wire.badge = content.badge.map(Int64.init)
+        wire.launchImageName = content.launchImageName
+        wire.threadIdentifier = content.threadIdentifier
+        wire.categoryIdentifier = content.categoryIdentifier
+        wire.targetContentIdentifier = content.targetContentIdentifier
+        wire.relevanceScore = content.relevanceScore
+        wire.filterCriteria = content.filterCriteria
+        wire.interruptionLevel = UInt8(Self.levels.firstIndex(of: content.interruptionLevel) ?? 1)
+        wire.attachments = content.attachments.map {
+            WireNotificationAttachment(identifier: $0.identifier, url: $0.url.absoluteString, type: $0.type, thumbnailHidden: false,
+                                       thumbnailClippingRect: nil, thumbnailTime: -1, carriesFile: false)
+        }
+        return wire
+    }
+
+    static let levels = ["passive", "active", "time-sensitive", "critical"]
+
+    private func show(_ content: WireContent, attachments: [StoredAttachment]) -> ShownContent {
+        let fields = NotificationMirror.fields(content)
+        return ShownContent(title: content.title, subtitle: content.subtitle, body: content.body, badge: content.badge.map { Int(clamping: $0) },
+                            sound: fields.sound?.summary, launchImageName: content.launchImageName,
+                            threadIdentifier: content.threadIdentifier, categoryIdentifier: content.categoryIdentifier,
+                            targetContentIdentifier: content.targetContentIdentifier,
+                            interruptionLevel: Self.levels[Int(min(content.interruptionLevel, 3))], relevanceScore: content.relevanceScore,
+                            filterCriteria: content.filterCriteria, attachments: attachments)
+    }
+
+    /// Checks an attachment's file as iOS does after the extension finishes, and moves it into the data store.
+    private func store(_ attachment: WireNotificationAttachment, file: OpenFile?, movableRoots: [URL]) -> Result<StoredAttachment, RejectedAttachment> {
+        func reject(_ code: UNError.Code, _ message: String) -> Result<StoredAttachment, RejectedAttachment> {
+            .failure(RejectedAttachment(identifier: attachment.identifier, code: code, message: "\(code.summary): \(message)"))
+        }
+        let url = NotificationMirror.fileURL(attachment.url)
+        let storePath = dataStore.standardizedFileURL.path + "/"
+        var source = file
+        if source == nil {
+            // An attachment of a notification already shown names a file in the data store, which the
+            // extension cannot read: the host can, while the notification is there.
+            guard url.standardizedFileURL.path.hasPrefix(storePath) else {
+                return reject(.attachmentMoveIntoDataStoreFailed, "\(url.path) was gone, or could not be read, when the system came to move it into the data store")
+            }
+            guard let inStore = try? OpenFile.reading(url, followingLinks: false) else {
+                return reject(.attachmentNotInDataStore, "\(url.lastPathComponent) is no longer in the data store (its notification was removed)")
+            }
+            source = inStore
+        }
+        guard let source, let status = try? source.status(), status.kind == .regular, let reading = try? source.reopened() else {
+            return reject(.attachmentMoveIntoDataStoreFailed, "\(url.path) is not a regular file")
+        }
+        let checked: AttachmentFile.Checked
+        do {
+            let leading = try reading.bytes(at: 0, count: 16)
+            checked = try AttachmentFile.check(name: url.lastPathComponent, typeHint: attachment.type, size: Int(status.size), leadingBytes: leading)
+        } catch let error as UNError {
+            return .failure(RejectedAttachment(identifier: attachment.identifier, code: error.code, message: error.localizedDescription))
+        } catch {
+            return reject(.attachmentCorrupt, "\(url.path) could not be read: \(error)")
+        }
+        let name = UUID().uuidString + (UTType(checked.type)?.preferredFilenameExtension.map { ".\($0)" } ?? "")
+        let destination = dataStore.appendingPathComponent(name)
+        do {
+            try FileSystem.createDirectories(dataStore)
+            let copied = try FileCopier.copy(from: reading, to: destination) { $0 <= Int64(checked.family.maximumSize) }
+            guard copied.bytes == status.size else {
+                try? FileSystem.removeFile(destination)
+                return reject(.attachmentMoveIntoDataStoreFailed, "\(url.path) changed while it was moved (\(copied.bytes) bytes of \(status.size))")
+            }
+        } catch {
+            return reject(.attachmentMoveIntoDataStoreFailed, "\(url.path) could not be moved into \(dataStore.path): \(error)")
+        }
+        // Moved, not copied, from where the extension may write (iOS copies only what is in the bundle): the
+        // path goes if it still names the file that crossed.
+        let path = url.standardizedFileURL.path
+        if movableRoots.contains(where: { path.hasPrefix($0.standardizedFileURL.path + "/") }),
+           let current = try? OpenFile.reading(url, followingLinks: false).status(), current.inode == status.inode, current.device == status.device {
+            try? FileSystem.removeFile(url)
+        }
+        return .success(StoredAttachment(identifier: attachment.identifier, type: checked.type, size: Int(status.size), url: destination))
+    }
+}

@@ -1,0 +1,97 @@
+@testable import ExtensionRuntime
+import Foundation
+import Testing
+
+@Suite("Push payloads, read as Apple's push service reads them")
+struct PushPayloadTests {
+    private func payload(_ json: String) throws(PushPayloadError) -> PushPayload {
+        try PushPayload(json: Data(json.utf8), name: "push.json")
+    }
+
+    @Test("an alert dictionary gives title, subtitle, body and launch image; the whole payload is userInfo, aps included")
+    func alertDictionary() throws {
+        let push = try payload("""
+            {"aps": {"alert": {"title": "Ana", "subtitle": "Lunch", "body": "At noon?", "launch-image": "Launch"}, "mutable-content": 1,
+                     "badge": 3, "sound": "chime.caf", "thread-id": "chat-7", "category": "message", "target-content-id": "chat-7",
+                     "interruption-level": "time-sensitive", "relevance-score": 0.75, "filter-criteria": "work"},
+             "sender": {"id": 42}, "note": null}
+            """)
+        #expect(push.skipsServiceExtension == nil)
+        let content = push.content
+        #expect([content.title, content.subtitle, content.body, content.launchImageName] == ["Ana", "Lunch", "At noon?", "Launch"])
+        #expect(content.badge == 3)
+        #expect(content.sound == WireSound(name: "chime.caf", critical: false, volume: -1, ringtone: false))
+        #expect([content.threadIdentifier, content.categoryIdentifier] == ["chat-7", "message"])
+        #expect(content.targetContentIdentifier == "chat-7" && content.filterCriteria == "work")
+        #expect(content.interruptionLevel == 2 && content.relevanceScore == 0.75)
+        guard case .dictionary(let entries) = content.userInfo else { Issue.record("userInfo is not a dictionary"); return }
+        #expect(entries.map(\.0) == ["aps", "note", "sender"])
+        #expect(entries.first { $0.0 == "note" }?.1 == .null)
+        #expect(entries.first { $0.0 == "sender" }?.1 == .dictionary([("id", .integer(42))]))
+    }
+
+    @Test("an alert string is the body; the critical sound dictionary; the default sound")
+    func alertStringAndSounds() throws {
+        let push = try payload(#"{"aps": {"alert": "Hello", "mutable-content": 1, "sound": {"critical": 1, "name": "default", "volume": 0.5}}}"#)
+        #expect(push.content.body == "Hello" && push.content.title.isEmpty)
+        #expect(push.content.sound == WireSound(name: nil, critical: true, volume: 0.5, ringtone: false))
+        #expect(try payload(#"{"aps": {"alert": "x", "sound": "default"}}"#).content.sound == WireSound(name: nil, critical: false, volume: -1, ringtone: false))
+    }
+
+    @Test("localized keys are left as keys (the app's strings are not here), their arguments put in: %@ in order, %n$@ by position")
+    func localizedKeys() throws {
+        let push = try payload("""
+            {"aps": {"alert": {"title-loc-key": "MESSAGE_FROM %@", "title-loc-args": ["Ana"], "subtitle-loc-key": "GROUP",
+                               "loc-key": "%2$@ SAID %1$@ (100%%)", "loc-args": ["hi", "Ana"], "title": "ignored"}, "mutable-content": 1}}
+            """)
+        #expect(push.content.title == "MESSAGE_FROM Ana")
+        #expect(push.content.subtitle == "GROUP")
+        #expect(push.content.body == "Ana SAID hi (100%)")
+    }
+
+    @Test("the extension runs only for mutable-content 1 and an alert with a title, subtitle or body; otherwise the report says why", arguments: [
+        (#"{"aps": {"alert": "x"}}"#, "the payload has no mutable-content"),
+        (#"{"aps": {"alert": "x", "mutable-content": 0}}"#, "mutable-content is 0, not 1"),
+        (#"{"aps": {"badge": 1, "sound": "default", "mutable-content": 1}}"#, "the payload has no alert"),
+        (#"{"aps": {"content-available": 1, "mutable-content": 1}}"#, "a background notification (content-available, no alert)"),
+        (#"{"aps": {"alert": {"launch-image": "L"}, "mutable-content": 1}}"#, "the alert has no title, subtitle or body"),
+    ])
+    func skipped(json: String, reason: String) throws {
+        #expect(try payload(json).skipsServiceExtension == reason)
+    }
+
+    @Test("a payload Apple's push service refuses, or that is no payload, is an error naming the file and what is wrong", arguments: [
+        ("[1, 2]", "push.json is JSON but not an object: a payload is one dictionary"),
+        ("{\"aps\": ", "push.json is not JSON"),
+        (#"{"alert": "x"}"#, "push.json has no aps dictionary"),
+        (#"{"aps": "x"}"#, "push.json aps is a string, not a dictionary"),
+        (#"{"aps": {"alert": 5}}"#, "push.json aps.alert is a number, not a string or a dictionary"),
+        (#"{"aps": {"alert": {"title": 5}}}"#, "push.json aps.alert.title is a number; it must be a string"),
+        (#"{"aps": {"alert": {"loc-key": "K", "loc-args": ["a", 2]}}}"#, "push.json aps.alert.loc-args[1] is a number; it must be a string"),
+        (#"{"aps": {"badge": "3"}}"#, "push.json aps.badge is a string; it must be a number"),
+        (#"{"aps": {"badge": 1.5}}"#, "push.json aps.badge is a number; it must be a whole number"),
+        (#"{"aps": {"mutable-content": true}}"#, "push.json aps.mutable-content is a boolean; it must be a number"),
+        (#"{"aps": {"interruption-level": "loud"}}"#, "push.json aps.interruption-level is \"loud\"; it is one of passive, active, time-sensitive, critical"),
+        (#"{"aps": {"sound": {"critical": 2}}}"#, "push.json aps.sound.critical is 2; it is 0 or 1"),
+        (#"{"aps": {"sound": {"volume": 1.5}}}"#, "push.json aps.sound.volume is 1.5; it is between 0 and 1"),
+        (#"{"aps": {"sound": ["a"]}}"#, "push.json aps.sound is an array; it must be a string or a dictionary"),
+    ])
+    func refused(json: String, message: String) {
+        #expect {
+            try payload(json)
+        } throws: { error in
+            "\(error)".hasPrefix(message)
+        }
+    }
+
+    @Test("4096 bytes is the most a payload holds: one byte more is refused with the size")
+    func size() throws {
+        let padding = { (count: Int) in #"{"aps": {"alert": "x"}, "p": ""# + String(repeating: "a", count: count) + #""}"# }
+        let fits = padding(4096 - padding(0).utf8.count)
+        #expect(fits.utf8.count == 4096)
+        #expect(try payload(fits).content.body == "x")
+        #expect(throws: PushPayloadError(name: "push.json", "holds 4097 bytes; Apple's push service refuses a payload over 4096")) {
+            try payload(padding(4097 - padding(0).utf8.count))
+        }
+    }
+}

@@ -1,0 +1,90 @@
+#if os(Linux)
+import Foundation
+import Testing
+
+/// `sharing notify` on the example notification services, through the binary.
+@Suite("sharing notify")
+struct NotifyCommandTests {
+    private func write(_ payload: String, named name: String, in directory: URL) throws -> String {
+        let url = directory.appending(path: name)
+        try Data(payload.utf8).write(to: url)
+        return url.path
+    }
+
+    private static let push = #"{"aps": {"alert": {"title": "Ana", "body": "At noon?"}, "mutable-content": 1, "badge": 2, "thread-id": "chat-7"}}"#
+
+    @Test("--json: one object per payload, the extension's content with its attachment in the data store, and a payload not asking for it as it is; exit 0")
+    func json() async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("BundledAttachment", in: directory)
+            let store = directory.appending(path: "store")
+            let result = try await Sharing.run(["notify", bundle.path, "--payload", try write(Self.push, named: "push.json", in: directory),
+                                                "--payload", try write(#"{"aps": {"alert": "Plain"}}"#, named: "plain.json", in: directory),
+                                                "--data-store", store.path, "--json"])
+            #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+            let reports = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+            #expect(reports.count == 2)
+            #expect(reports[0]["delivered"] as? String == "modified" && reports[0]["status"] as? String == "completed")
+            #expect(reports[0]["expired"] as? Bool == false && reports[0]["handlerCalls"] as? Int == 1)
+            #expect((reports[0]["peakFootprint"] as? Int ?? 0) > 0)
+            let content = try #require(reports[0]["content"] as? [String: Any])
+            #expect(content["title"] as? String == "Ana" && content["badge"] as? Int == 2 && content["threadIdentifier"] as? String == "chat-7")
+            let attachment = try #require((content["attachments"] as? [[String: Any]])?.first)
+            #expect(attachment["identifier"] as? String == "banner" && attachment["type"] as? String == "public.jpeg")
+            let path = try #require(attachment["path"] as? String)
+            #expect(path.hasPrefix(store.path + "/") && FileManager.default.fileExists(atPath: path))
+            #expect(FileManager.default.fileExists(atPath: bundle.appending(path: "banner.jpg").path), "a bundled file is copied, not moved")
+            #expect(reports[1]["delivered"] as? String == "original" && reports[1]["status"] == nil)
+            #expect(reports[1]["reason"] as? String == "the payload has no mutable-content")
+        }
+    }
+
+    @Test("a service that never calls its handler: the original, out of time, its last words printed; exit 1")
+    func silent() async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("SilentService", in: directory)
+            let result = try await Sharing.run(["notify", bundle.path, "--payload", try write(Self.push, named: "push.json", in: directory),
+                                                "--timeout", "1"])
+            #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
+            #expect(result.standardOutput.contains("notification 1 (\(directory.appending(path: "push.json").path)): the original, interrupted-timeout: "
+                                                   + "the content handler was not called in time, nor from serviceExtensionTimeWillExpire()"), "\(result.standardOutput)")
+            #expect(result.standardOutput.contains("serviceExtensionTimeWillExpire on the main thread: false; not calling the handler"))
+            #expect(result.standardOutput.contains("attachments in: "))
+        }
+    }
+
+    @Test("BannerRenderer on the device classes: fine at scale 2, killed at 24 MB at scale 3 (exit 1)", arguments: [("iphone-se-2", 0), ("iphone-13", 1)])
+    func devices(device: String, exit: Int32) async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("BannerRenderer", in: directory)
+            let result = try await Sharing.run(["notify", bundle.path, "--payload", try write(Self.push, named: "push.json", in: directory),
+                                                "--device", device, "--data-store", directory.appending(path: "store").path])
+            #expect(result.status == exit, "\(result.standardOutput)\(result.standardError)")
+            if exit == 0 {
+                #expect(result.standardOutput.contains("attachment banner: public.jpeg"), "\(result.standardOutput)")
+            } else {
+                #expect(result.standardOutput.contains("the original, interrupted-memory: over its memory limit of 24.0 MB"), "\(result.standardOutput)")
+            }
+        }
+    }
+
+    @Test("bad input is exit 2 naming what is wrong: a payload over 4096 bytes, one that is not JSON, a bundle that is no notification service")
+    func badInput() async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("SilentService", in: directory)
+            let large = try write(#"{"aps": {"alert": "x"}, "p": ""# + String(repeating: "a", count: 5000) + #""}"#, named: "large.json", in: directory)
+            var result = try await Sharing.run(["notify", bundle.path, "--payload", large])
+            #expect(result.status == 2)
+            #expect(result.standardError.contains("--payload \(large) holds 5032 bytes; Apple's push service refuses a payload over 4096"), "\(result.standardError)")
+            let broken = try write("{", named: "broken.json", in: directory)
+            result = try await Sharing.run(["notify", bundle.path, "--payload", broken])
+            #expect(result.status == 2 && result.standardError.contains("--payload \(broken) is not JSON"), "\(result.standardError)")
+            let share = try ExampleBundle.make("Uppercase", in: directory)
+            result = try await Sharing.run(["notify", share.path, "--payload", try write(Self.push, named: "push.json", in: directory)])
+            #expect(result.status == 2 && result.standardError.contains("not a notification service (com.apple.usernotifications.service)"), "\(result.standardError)")
+            result = try await Sharing.run(["notify", bundle.path])
+            #expect(result.status == 2 && result.standardError.contains("Give at least one --payload FILE."))
+        }
+    }
+}
+#endif
