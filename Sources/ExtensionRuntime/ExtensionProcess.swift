@@ -35,13 +35,17 @@ public enum ExtensionProcess {
         context.openURLHandler = { url, reply in connection.open(url, reply) }
         // The process ends when its host goes away before the request has ended; else once the request has
         // ended, what the main queue held then has run, the host has the outcome (and has measured the process),
-        // and no work after completion runs.
+        // no load is still on its way to the extension (iOS does not tear an extension down the instant it
+        // completes: a load answered a moment later still reaches it), and no work after completion runs.
         let ending = Locked((requestEnded: false, drained: false, hostHasIt: false, hostGone: false))
         @Sendable func endIfDone() {
-            let done = ending.withLock { $0.requestEnded && $0.drained && ($0.hostHasIt || $0.hostGone) } && ProcessActivities.count == 0
+            let done = ending.withLock { $0.requestEnded && $0.drained && ($0.hostHasIt || $0.hostGone) }
+                && ProcessActivities.count == 0 && !connection.hasLoadsInFlight
             if done { exit(0) }
         }
         ProcessActivities.observe { _ in endIfDone() }
+        // What a load's handler queued on the main queue runs before the check.
+        connection.onLoadSettled { DispatchQueue.main.async { endIfDone() } }
         connection.startReading(ended: {
             ending.withLock { $0.hostHasIt = true }
             endIfDone()
@@ -91,7 +95,9 @@ public enum ExtensionProcess {
     /// which counts the first. When the host says the time runs out, `serviceExtensionTimeWillExpire()` is
     /// called on a thread of its own. The notification center the service sees is the host's. The process ends
     /// when the host has no more notifications for it, or goes away.
-    public static func run<Service: UNNotificationServiceExtension>(_ makeService: @escaping @Sendable () -> Service) -> Never {
+    public static func run<Service: UNNotificationServiceExtension>(_ makeService: @escaping () -> Service) -> Never {
+        // Called on the main thread only.
+        nonisolated(unsafe) let makeService = makeService
         let (connection, first) = start(String(reflecting: Service.self))
         guard case .notification(let index, let identifier, let content) = first else {
             say("the host sent a share request to a notification service; ending")

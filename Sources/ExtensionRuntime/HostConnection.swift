@@ -104,6 +104,16 @@ final class HostConnection: Sendable {
     }
 
     private let endedHandler = Locked<(@Sendable () -> Void)?>(nil)
+    private let settledHandler = Locked<(@Sendable () -> Void)?>(nil)
+    private let loadsInFlight = Locked(0)
+
+    /// Whether a load the extension asked for has yet to reach its consumer.
+    var hasLoadsInFlight: Bool { loadsInFlight.withLock { $0 > 0 } }
+
+    /// Runs `settled` each time a load's answer has reached its consumer.
+    func onLoadSettled(_ settled: @escaping @Sendable () -> Void) {
+        settledHandler.withLock { $0 = settled }
+    }
 
     private func handle(_ message: RuntimeMessage, files: [OpenFile]) {
         switch message {
@@ -168,9 +178,13 @@ final class HostConnection: Sendable {
     private func load(attachment: UInt32, type: String, form: WireForm,
                       _ reply: @escaping @Sendable (LoadResult, [OpenFile]) -> Void) -> Progress {
         let progress = SynchronizedProgress(detachedTotal: 1)
-        let box = ReplyBox<Answer> { answer in
+        loadsInFlight.withLock { $0 += 1 }
+        let box = ReplyBox<Answer> { [self] answer in
             progress.completedUnitCount = progress.totalUnitCount
             reply(answer.result, answer.files)
+            // Settled once the consumer's handler has run (and queued what it queues).
+            loadsInFlight.withLock { $0 -= 1 }
+            settledHandler.withLock { $0 }?()
         }
         let id: UInt32? = pending.withLock { state in
             guard !state.closed else { return nil }
