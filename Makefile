@@ -48,7 +48,7 @@ TSAN_TESTS := PackageSupportTests|SharingSystemTests|ContentTypesTests|OpenItemP
 COMPATIBILITY := Tests/Compatibility
 # Its extensions, each made into a bundle by the plugin, as a user makes theirs, and run as a process by its tests.
 COMPATIBILITY_EXTENSIONS := IntentComposerShare SchemeOpenerShare DeepLinkShare SearchOrOpenAction FirstLinkAction \
-	ComposeSheetOpener QuickLinkAction ContinuationAction FirstImageShare
+	ComposeSheetOpener QuickLinkAction ContinuationAction FirstImageShare ImageDownloadService CallOnceService TmpHintService DiscardService
 
 # The runtime's reliability tests count this process's descriptors, children and memory, so they run in a
 # test process of their own, where no other test opens or allocates at the same time.

@@ -1,5 +1,5 @@
 public import Foundation
-import OpenUserNotifications
+public import OpenUserNotifications
 
 /// A remote notification's payload, read as Apple's push service reads it, strictly: at most 4096 bytes of
 /// one JSON object with an `aps` dictionary whose keys have Apple's types ("Generating a remote
@@ -14,6 +14,13 @@ public struct PushPayload: Sendable {
     public var skipsServiceExtension: String?
     /// The content the payload shows as it is.
     package var content: WireContent
+
+    /// The request iOS gives a notification service for this payload: its identifier, the content the payload
+    /// shows, a push trigger.
+    public func makeRequest() -> UNNotificationRequest {
+        UNNotificationRequest(identifier: identifier, content: UNNotificationContent(fields: NotificationMirror.fields(content)),
+                              trigger: UNPushNotificationTrigger())
+    }
 
     /// The most bytes a payload holds (VoIP pushes, 5120, never reach a notification service extension).
     public static let maximumSize = 4096

@@ -31,6 +31,10 @@
 @_exported public import OpenImageIO
 @_exported public import OpenExtensionUI
 @_exported public import OpenUserNotifications
+// URLSession, which Apple's Foundation has and Linux's keeps in a module of its own.
+#if canImport(FoundationNetworking)
+@_exported public import FoundationNetworking
+#endif
 // Linux's toolchain has a module named CoreFoundation whose types have these names too: a file that imports it
 // beside this one still means these, because a declaration imported by name is preferred to one a module brings
 // whole.

@@ -31,6 +31,7 @@ func product(_ name: String) -> Target.Dependency {
 let extensions = [
     "IntentComposerShare", "SchemeOpenerShare", "DeepLinkShare", "SearchOrOpenAction", "FirstLinkAction",
     "ComposeSheetOpener", "QuickLinkAction", "ContinuationAction", "FirstImageShare",
+    "ImageDownloadService", "CallOnceService", "TmpHintService", "DiscardService",
 ]
 
 let package = Package(

@@ -1,0 +1,72 @@
+#if os(Linux)
+@testable import CallOnceService
+import CompatibilityHarness
+@testable import DiscardService
+import Foundation
+@testable import ImageDownloadService
+import SharingShim
+import Testing
+@testable import TmpHintService
+
+/// Notification services in the patterns real apps use, each delivered a push in this process and as a
+/// process (`NotificationHarness`), with images downloaded from a server on 127.0.0.1.
+@Suite("Compatibility: notification service extensions")
+struct NotificationServiceCompatibilityTests {
+    private static func push(_ extra: [String: Any]) -> [String: Any] {
+        extra.merging(["aps": ["alert": ["title": "Ana", "body": "Lunch?"], "mutable-content": 1]]) { _, new in new }
+    }
+
+    /// Runs `body` with a server of `Examples/files` (`sunset.jpg` is a JPEG, `diagram.png` a PNG).
+    private func withServer(_ body: (URL) async throws -> Void) async throws {
+        let server = try LocalWebServer(serving: ExtensionHarness.examples.appendingPathComponent("files"))
+        defer { server.stop() }
+        try await body(server.base)
+    }
+
+    @Test("Firebase's helper: the image downloaded with URLSession and attached by its URL's extension; a URL without one shows no image")
+    func imageDownload() async throws {
+        try await withServer { base in
+            let shown = try await NotificationHarness.deliver(ImageDownloadService.NotificationService(),
+                                                              payload: Self.push(["fcm_options": ["image": base.appendingPathComponent("sunset.jpg").absoluteString]]))
+            #expect(shown == ShownNotification(shown: "modified", title: "Ana", body: "Lunch?", attachmentTypes: ["public.jpeg"]))
+            let bare = try await NotificationHarness.deliver(ImageDownloadService.NotificationService(),
+                                                             payload: Self.push(["fcm_options": ["image": base.appendingPathComponent("sunset.jpg").absoluteString + "?size=large"]]))
+            #expect(bare.attachmentTypes == ["public.jpeg"], "a query does not hide the path's extension")
+            let none = try await NotificationHarness.deliver(ImageDownloadService.NotificationService(),
+                                                             payload: Self.push(["fcm_options": ["image": base.absoluteString + "/image"]]))
+            #expect(none == ShownNotification(shown: "modified", title: "Ana", body: "Lunch?", attachmentTypes: []))
+        }
+    }
+
+    @Test("Bark's .tmp file with a PNG type hint: a JPEG under the hint is an image, and shows; a PNG too")
+    func typeHint() async throws {
+        try await withServer { base in
+            for (file, type) in [("sunset.jpg", "public.jpeg"), ("diagram.png", "public.png")] {
+                let shown = try await NotificationHarness.deliver(TmpHintService.NotificationService(),
+                                                                  payload: Self.push(["image": base.appendingPathComponent(file).absoluteString]))
+                #expect(shown.attachmentTypes == [type])
+            }
+        }
+    }
+
+    @Test("Mattermost's call-once wrapper: a fetch that outlasts the time shows the expiry's content, and its late call is dropped")
+    func callOnce() async throws {
+        let late = try await NotificationHarness.deliver(CallOnceService.NotificationService(), payload: Self.push(["fetch-seconds": 5]),
+                                                         timeLimit: .seconds(1))
+        #expect(late == ShownNotification(shown: "modified", title: "Ana", body: "You have a new message", attachmentTypes: []))
+        let prompt = try await NotificationHarness.deliver(CallOnceService.NotificationService(), payload: Self.push([:]))
+        #expect(prompt.body == "fetched: Lunch?")
+    }
+
+    @Test("Element X's discard: empty content suppresses with the filtering entitlement, and is ignored for the original without it")
+    func discard() async throws {
+        let redaction = Self.push(["event_type": "m.room.redaction"])
+        #expect(try await NotificationHarness.deliver(DiscardService.NotificationService(), payload: redaction, filtering: true).shown == "suppressed")
+        #expect(try await NotificationHarness.deliver(DiscardService.NotificationService(), payload: redaction)
+                == ShownNotification(shown: "original", title: "Ana", body: "Lunch?", attachmentTypes: []))
+        let message = try await NotificationHarness.deliver(DiscardService.NotificationService(),
+                                                            payload: Self.push(["event_type": "m.room.message", "sender_display_name": "Bo"]))
+        #expect(message.title == "Bo" && message.shown == "modified")
+    }
+}
+#endif
