@@ -3,6 +3,10 @@ import Foundation
 import OpenItemProvider
 import Testing
 
+/// Python for the wire form of empty notification content (`WireContent()`).
+private let emptyContent = "struct.pack('<III', 0, 0, 0) + b'\\x00\\x00' + struct.pack('<I', 0) + b'\\x08' + struct.pack('<II', 0, 0) "
+    + "+ struct.pack('<II', 0, 0) + b'\\x00\\x01' + struct.pack('<d', 0) + b'\\x00' + struct.pack('<IQ', 0, 0)"
+
 /// Extensions that break the protocol, written in Python so that they can send what a Swift extension
 /// built on the runtime never would. Each must end in one interrupted outcome naming the violation, with
 /// the host unharmed: the next request runs as usual.
@@ -38,6 +42,10 @@ struct ProtocolViolationTests {
         ("no-such-attachment", script("host.send(message(2, struct.pack('<II', 1, 99) + struct.pack('<I', 10) + b'public.url' + b'\\x03'))"),
          "a load of attachment 99; the request has 1"),
         ("hangs-up", script("host.close()"), "the extension closed its connection before ending the request"),
+        ("content-from-a-share", script("host.send(message(8, struct.pack('<I', 0) + \(emptyContent)))"),
+         "notification content from an extension sent no notification"),
+        ("center-from-a-share", script("host.send(message(9, struct.pack('<I', 1) + b'\\x02'))"),
+         "a notification center call from an extension sent no notification"),
     ])
     func violation(name: String, script: String, expected: String) async throws {
         let directory = try ExampleBundles.directory()
@@ -53,5 +61,21 @@ struct ProtocolViolationTests {
         let next = try await ExtensionHost().run(try ExtensionBundle(url: ExampleBundles.make("Uppercase", in: directory)),
                                                  items: try ExampleBundles.text("again"))
         guard case .completed = next.outcome else { Issue.record("the next request: \(next.outcome)"); return }
+    }
+
+    @Test("a notification service that sends content for a notification it was not sent, or completes like a share, is ended; the next payload starts a new process", arguments: [
+        ("unsent", "host.send(message(8, struct.pack('<I', 5) + \(emptyContent)))", "content for notification 5, which was not sent"),
+        ("completes", "host.send(message(5, struct.pack('<I', 0)))", "completeRequest from a notification service"),
+    ])
+    func notificationViolation(name: String, body: String, expected: String) async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try ExtensionBundle(url: ExampleBundles.script(Self.script(body), in: directory, named: name))
+        let push = try PushPayload(json: Data(#"{"aps": {"alert": "hi", "mutable-content": 1}}"#.utf8), name: "push.json")
+        let runs = try await ExtensionHost().deliver([push, push], to: bundle, dataStore: directory.appendingPathComponent("store"))
+        #expect(runs.processes.count == 2)
+        #expect(runs.deliveries.map(\.shown) == [.original, .original])
+        #expect(runs.deliveries.map(\.status) == [.protocolViolation, .protocolViolation])
+        #expect(runs.deliveries[0].reason?.hasPrefix("protocol violation: \(expected)") == true, "\(runs.deliveries[0].reason ?? "")")
     }
 }
