@@ -31,10 +31,9 @@
 @_exported public import OpenImageIO
 @_exported public import OpenExtensionUI
 @_exported public import OpenUserNotifications
-// URLSession, which Apple's Foundation has and Linux's keeps in a module of its own.
-#if canImport(FoundationNetworking)
-@_exported public import FoundationNetworking
-#endif
+// Not FoundationNetworking (URLSession on Linux): linking it loads libcurl and its libraries, whose relocated
+// pages cost every extension 1.2 MB of footprint it does not spend on a device. Code that uses URLSession adds
+// `#if canImport(FoundationNetworking) import FoundationNetworking #endif` (docs/your-extension.md).
 // Linux's toolchain has a module named CoreFoundation whose types have these names too: a file that imports it
 // beside this one still means these, because a declaration imported by name is preferred to one a module brings
 // whole.

@@ -1,4 +1,8 @@
 import SharingShim
+// URLSession: in Foundation on Apple's systems, in FoundationNetworking on Linux.
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 // The pattern of Firebase Messaging's extension helper (FIRMessagingExtensionHelper, firebase-ios-sdk): the
 // image URL is `fcm_options.image` in the payload; it is downloaded with `URLSession`'s download task; the

@@ -1,4 +1,8 @@
 import SharingShim
+// URLSession: in Foundation on Apple's systems, in FoundationNetworking on Linux.
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 // The pattern of Bark's image processor (Finb/Bark, NotificationServiceExtension/Processor/ImageProcessor.swift):
 // the image at `userInfo["image"]` is fetched, written to a file named by a UUID with the extension `.tmp`, and
