@@ -58,6 +58,20 @@ let package = Package(
             path: "Benchmarks/RoundTrip"
         ),
         .executableTarget(name: "BareFoundation", path: "Benchmarks/BareFoundation"),
+        // A notification's round trip (Linux): the host side, and the service it measures.
+        .executableTarget(
+            name: "NotifyTiming",
+            dependencies: [.product(name: "ExtensionRuntime", package: "OpenSharing", condition: .when(platforms: [.linux]))],
+            path: "Benchmarks/NotifyTiming"
+        ),
+        .executableTarget(
+            name: "TitleEditor",
+            dependencies: [
+                .product(name: "ExtensionRuntime", package: "OpenSharing", condition: .when(platforms: [.linux])),
+                .product(name: "SharingShim", package: "OpenSharing"),
+            ],
+            path: "Benchmarks/TitleEditor"
+        ),
         .executableTarget(
             name: "ImageIOThumbnail",
             dependencies: [.product(name: "SharingShim", package: "OpenSharing")],
