@@ -77,6 +77,7 @@ bench: $(BENCH_VENV)/bin/python
 	Benchmarks/compare-receive.sh
 	PYTHON=$(BENCH_VENV)/bin/python Benchmarks/compare-thumbnails.sh
 	PYTHON=$(BENCH_VENV)/bin/python Benchmarks/compare-imageio.sh
+	Benchmarks/compare-notify.sh
 	$(SWIFT) build -c release --product sharing
 	$(BENCH_VENV)/bin/python -W ignore Benchmarks/thumbnail-corpus.py .build/release/sharing
 	Benchmarks/compare-runtime.sh

@@ -1,7 +1,7 @@
 #!/bin/sh
 # `make demo`: OpenSharing on the bundled examples — a Photos share and a Safari share received into
 # ./demo-inbox, the extension manifests that decide who is offered them, the types underneath, and the
-# example extensions (`make extensions`) run as their own processes on shares.
+# example extensions (`make extensions`) run as their own processes on shares and push payloads.
 set -eu
 cd "$(dirname "$0")/.."
 sharing=".build/debug/sharing"
@@ -11,7 +11,7 @@ show() {
     "$sharing" "$@"
 }
 
-rm -rf demo-inbox demo-app-group
+rm -rf demo-inbox demo-app-group demo-data-store
 show receive --host photos --file Examples/files/sunset.jpg --file Examples/files/diagram.png --file Examples/files/clip.mp4 --previews 120 --inbox demo-inbox
 show receive --host safari --url https://www.apple.com/ --title "Apple" --inbox demo-inbox
 show receive --share Examples/shares/duplicates.json --inbox demo-inbox
@@ -35,3 +35,7 @@ show run .build/extensions/NeverCompletes.appex --host safari --url https://www.
     echo "(exit status $?: the extension never ended the request)"
 show run .build/extensions/MemoryHog.appex --host notes --text "anything" --memory-limit 64MB ||
     echo "(exit status $?: killed at its memory limit)"
+show notify .build/extensions/BundledAttachment.appex --payload Examples/payloads/lunch.json --payload Examples/payloads/plain.json \
+    --data-store demo-data-store
+show notify .build/extensions/BannerRenderer.appex --payload Examples/payloads/lunch.json --device iphone-13 --data-store demo-data-store ||
+    echo "(exit status $?: killed at 24 MB on a scale-3 phone; on iphone-se-2 it fits)"

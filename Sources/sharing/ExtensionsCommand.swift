@@ -1,5 +1,6 @@
 #if canImport(ExtensionRuntime)
 import ArgumentParser
+import ExtensionManifest
 import ExtensionRuntime
 import Foundation
 
@@ -7,7 +8,7 @@ import Foundation
 struct ExtensionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "extensions",
-        abstract: "Find the extension bundles (Name.appex) in directories and say which would appear for a share.",
+        abstract: "Find the share and action extension bundles (Name.appex) in directories and say which would appear for a share.",
         discussion: "Exit status: 0 when at least one extension would appear, 1 when none would, 2 on bad input (a broken bundle)."
     )
 
@@ -32,7 +33,9 @@ struct ExtensionsCommand: AsyncParsableCommand {
         }
         let input = try source.activationInput()
         var answers: [ActivationAnswer] = []
-        for bundle in bundles {
+        // Only extensions of a point the system offers for shares (share and action extensions): a
+        // notification service is never offered one.
+        for bundle in bundles where ExtensionPoint.named(bundle.extensionPointIdentifier)?.usesActivationRule ?? true {
             var answer = try ActivationAnswer(manifest: bundle.manifest, source: bundle.url.path, input: input, explain: false)
             answer.name = bundle.name
             answers.append(answer)
