@@ -44,8 +44,11 @@ public enum ExtensionProcess {
             if done { exit(0) }
         }
         ProcessActivities.observe { _ in endIfDone() }
-        // What a load's handler queued on the main queue runs before the check.
-        connection.onLoadSettled { DispatchQueue.main.async { endIfDone() } }
+        // Once the request has ended, what a load's handler queued on the main queue runs before the check
+        // (before it, a load settling changes nothing, and costs no wake-up of the main thread).
+        connection.onLoadSettled {
+            if ending.withLock({ $0.requestEnded }) { DispatchQueue.main.async { endIfDone() } }
+        }
         connection.startReading(ended: {
             ending.withLock { $0.hostHasIt = true }
             endIfDone()

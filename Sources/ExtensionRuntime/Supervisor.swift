@@ -143,6 +143,10 @@ final class Supervisor {
                 let system = ["/usr", "/bin", "/opt"].map { URL(fileURLWithPath: $0) }.filter { FileManager.default.fileExists(atPath: $0.path) }
                 specification.confinement = (writable: [container.url] + (appGroupContainers.map { [$0] } ?? []), executable: [bundle.url] + system)
             }
+            // A program written a moment ago (a bundle just made) has pages the kernel has not yet written back,
+            // and its mapped pages would count as the extension's dirty memory, which a device's installed
+            // program never is: written back first (nothing to do for a program already on disk).
+            try? OpenFile.reading(bundle.executable).flush()
             started = clock.now
             measuredExactly = started - .seconds(1)
             diskMeasuredAt = started
