@@ -36,7 +36,8 @@ struct ImageMemoryTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let photo = try LargePhoto.make(in: directory)
         let groups = directory.appendingPathComponent("groups")
-        let host = ExtensionHost(device: try #require(DeviceClass.named("iphone-13")), appGroupContainers: groups)
+        let device = try #require(DeviceClass.named("iphone-13"))
+        let host = ExtensionHost(device: device, appGroupContainers: groups)
         let share = { try #require(HostProfile.named("photos")).share(SharedContent(files: [photo])).makeItems(relativeTo: directory) }
 
         let naive = try await host.run(ExtensionBundle(url: ExampleBundles.make("NaiveResizer", in: directory)), items: try share())

@@ -58,7 +58,7 @@ struct LintCommandTests {
     func unreadable() async throws {
         try await withTemporaryDirectory { directory in
             let huge = directory.appending(path: "huge.plist")
-            FileManager.default.createFile(atPath: huge.path, contents: nil)
+            #expect(FileManager.default.createFile(atPath: huge.path, contents: nil))
             let handle = try FileHandle(forWritingTo: huge)
             try handle.truncate(atOffset: 9 << 20)
             try handle.close()
