@@ -46,3 +46,43 @@ public enum PhotoResizing {
         return CGImageSourceCreateThumbnailAtIndex(source, 0, options as CFDictionary).map { UIImage(cgImage: $0) }
     }
 }
+
+/// A share extension on the system's compose sheet that resizes the photo it is given for upload: Post saves
+/// the JPEG it would upload into the app group's Uploads folder, then completes. Subclasses choose the way
+/// (`resized(photoAt:)`).
+open class PhotoUploadViewController: SLComposeServiceViewController {
+    private var photo: NSItemProvider?
+
+    /// The photo at `url` resized for upload, as a JPEG; called on the thread the load answers on.
+    nonisolated open func resized(photoAt url: URL) -> Data? {
+        nil
+    }
+
+    override open func viewDidLoad() {
+        super.viewDidLoad()
+        placeholder = "Say something about the photo"
+        let providers = extensionContext?.inputItems.compactMap { ($0 as? NSExtensionItem)?.attachments }.joined()
+        photo = providers?.first { $0.hasItemConformingToTypeIdentifier(UTType.image.identifier) }
+    }
+
+    override open func isContentValid() -> Bool {
+        photo != nil
+    }
+
+    override open func didSelectPost() {
+        guard let photo else { return }
+        _ = photo.loadFileRepresentation(forTypeIdentifier: UTType.image.identifier) { [self, extensionContext] url, error in
+            guard let url, let resized = resized(photoAt: url) else {
+                extensionContext?.cancelRequest(withError: error ?? NSError(domain: NSCocoaErrorDomain, code: NSFileReadCorruptFileError))
+                return
+            }
+            let uploads = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.org.opensharing.examples")?
+                .appendingPathComponent("Uploads")
+            if let uploads {
+                try? FileManager.default.createDirectory(at: uploads, withIntermediateDirectories: true)
+                try? resized.write(to: uploads.appendingPathComponent("resized.jpg"))
+            }
+            extensionContext?.completeRequest(returningItems: [], completionHandler: nil)
+        }
+    }
+}
