@@ -33,25 +33,25 @@ public struct PushPayload: Sendable {
         self.name = name
         self.identifier = identifier
         guard json.count <= Self.maximumSize else {
-            throw PushPayloadError(name: name, "holds \(json.count) bytes; Apple's push service refuses a payload over \(Self.maximumSize)")
+            throw PushPayloadError(.tooLarge, name: name, "holds \(json.count) bytes; Apple's push service refuses a payload over \(Self.maximumSize)")
         }
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: json)
         } catch {
-            throw PushPayloadError(name: name, "is not JSON (\((error as NSError).localizedDescription))")
+            throw PushPayloadError(.notJSON, name: name, "is not JSON (\((error as NSError).localizedDescription))")
         }
         guard let root = object as? [String: Any] else {
-            throw PushPayloadError(name: name, "is JSON but not an object: a payload is one dictionary")
+            throw PushPayloadError(.notAnObject, name: name, "is JSON but not an object: a payload is one dictionary")
         }
-        guard let apsValue = root["aps"] else { throw PushPayloadError(name: name, "has no aps dictionary") }
-        guard let aps = apsValue as? [String: Any] else { throw PushPayloadError(name: name, "aps is \(Self.kind(of: apsValue)), not a dictionary") }
+        guard let apsValue = root["aps"] else { throw PushPayloadError(.noAPS, name: name, "has no aps dictionary") }
+        guard let aps = apsValue as? [String: Any] else { throw PushPayloadError(.wrongType, name: name, "aps is \(Self.kind(of: apsValue)), not a dictionary") }
         let reader = Reader(name: name)
         var content = WireContent()
         do {
             content.userInfo = try NotificationMirror.value(root, at: "")
         } catch {
-            throw PushPayloadError(name: name, "\(error)")
+            throw PushPayloadError(.wrongType, name: name, "\(error)")
         }
         let alert = aps["alert"]
         switch alert {
@@ -63,7 +63,7 @@ public struct PushPayload: Sendable {
             content.subtitle = fields.subtitle
             content.body = fields.body
             content.launchImageName = fields.launchImage
-        case let other?: throw PushPayloadError(name: name, "aps.alert is \(Self.kind(of: other)), not a string or a dictionary")
+        case let other?: throw PushPayloadError(.wrongType, name: name, "aps.alert is \(Self.kind(of: other)), not a string or a dictionary")
         }
         content.badge = try reader.integer(aps, "badge", in: "aps")
         content.sound = try reader.sound(aps["sound"])
@@ -74,7 +74,7 @@ public struct PushPayload: Sendable {
         if let level = try reader.string(aps, "interruption-level", in: "aps") {
             let levels: [String: UNNotificationInterruptionLevel] = ["passive": .passive, "active": .active, "time-sensitive": .timeSensitive, "critical": .critical]
             guard let known = levels[level] else {
-                throw PushPayloadError(name: name, "aps.interruption-level is \"\(level)\"; it is one of passive, active, time-sensitive, critical")
+                throw PushPayloadError(.badValue, name: name, "aps.interruption-level is \"\(level)\"; it is one of passive, active, time-sensitive, critical")
             }
             content.interruptionLevel = UInt8(known.rawValue)
         }
@@ -109,7 +109,7 @@ public struct PushPayload: Sendable {
         var name: String
 
         func fail(_ path: String, _ value: Any, _ expected: String) -> PushPayloadError {
-            PushPayloadError(name: name, "\(path) is \(PushPayload.kind(of: value)); it must be \(expected)")
+            PushPayloadError(.wrongType, name: name, "\(path) is \(PushPayload.kind(of: value)); it must be \(expected)")
         }
 
         func string(_ dictionary: [String: Any], _ key: String, in path: String) throws(PushPayloadError) -> String? {
@@ -163,10 +163,10 @@ public struct PushPayload: Sendable {
             case let name as String: return WireSound(name: name == "default" ? nil : name, critical: false, volume: -1, ringtone: false)
             case let dictionary as [String: Any]:
                 let critical = try integer(dictionary, "critical", in: "aps.sound") ?? 0
-                guard critical == 0 || critical == 1 else { throw PushPayloadError(name: name, "aps.sound.critical is \(critical); it is 0 or 1") }
+                guard critical == 0 || critical == 1 else { throw PushPayloadError(.badValue, name: name, "aps.sound.critical is \(critical); it is 0 or 1") }
                 let soundName = try string(dictionary, "name", in: "aps.sound")
                 let volume = try number(dictionary, "volume", in: "aps.sound")
-                if let volume, !(0...1).contains(volume) { throw PushPayloadError(name: name, "aps.sound.volume is \(volume); it is between 0 and 1") }
+                if let volume, !(0...1).contains(volume) { throw PushPayloadError(.badValue, name: name, "aps.sound.volume is \(volume); it is between 0 and 1") }
                 return WireSound(name: soundName == "default" ? nil : soundName, critical: critical == 1, volume: volume.map(Float.init) ?? -1, ringtone: false)
             case let other?:
                 throw fail("aps.sound", other, "a string or a dictionary")
@@ -201,12 +201,30 @@ public struct PushPayload: Sendable {
     }
 }
 
-/// A payload Apple's push service would refuse, or that is not a payload at all: which and why.
+/// A payload Apple's push service would refuse, or that is not a payload at all: which, what kind of fault,
+/// and what exactly (the key's path, the value, what it must be).
 public struct PushPayloadError: Error, Equatable, CustomStringConvertible {
+    public enum Code: String, Sendable {
+        /// Over 4096 bytes.
+        case tooLarge
+        /// Not JSON.
+        case notJSON
+        /// JSON, but not one object.
+        case notAnObject
+        /// No `aps` key.
+        case noAPS
+        /// A key whose value is not of Apple's type.
+        case wrongType
+        /// A key of the right type with a value Apple does not allow.
+        case badValue
+    }
+
+    public var code: Code
     public var name: String
     public var message: String
 
-    init(name: String, _ message: String) {
+    init(_ code: Code, name: String, _ message: String) {
+        self.code = code
         self.name = name
         self.message = message
     }

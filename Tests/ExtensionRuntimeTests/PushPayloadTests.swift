@@ -61,26 +61,26 @@ struct PushPayloadTests {
     }
 
     @Test("a payload Apple's push service refuses, or that is no payload, is an error naming the file and what is wrong", arguments: [
-        ("[1, 2]", "push.json is JSON but not an object: a payload is one dictionary"),
-        ("{\"aps\": ", "push.json is not JSON"),
-        (#"{"alert": "x"}"#, "push.json has no aps dictionary"),
-        (#"{"aps": "x"}"#, "push.json aps is a string, not a dictionary"),
-        (#"{"aps": {"alert": 5}}"#, "push.json aps.alert is a number, not a string or a dictionary"),
-        (#"{"aps": {"alert": {"title": 5}}}"#, "push.json aps.alert.title is a number; it must be a string"),
-        (#"{"aps": {"alert": {"loc-key": "K", "loc-args": ["a", 2]}}}"#, "push.json aps.alert.loc-args[1] is a number; it must be a string"),
-        (#"{"aps": {"badge": "3"}}"#, "push.json aps.badge is a string; it must be a number"),
-        (#"{"aps": {"badge": 1.5}}"#, "push.json aps.badge is a number; it must be a whole number"),
-        (#"{"aps": {"mutable-content": true}}"#, "push.json aps.mutable-content is a boolean; it must be a number"),
-        (#"{"aps": {"interruption-level": "loud"}}"#, "push.json aps.interruption-level is \"loud\"; it is one of passive, active, time-sensitive, critical"),
-        (#"{"aps": {"sound": {"critical": 2}}}"#, "push.json aps.sound.critical is 2; it is 0 or 1"),
-        (#"{"aps": {"sound": {"volume": 1.5}}}"#, "push.json aps.sound.volume is 1.5; it is between 0 and 1"),
-        (#"{"aps": {"sound": ["a"]}}"#, "push.json aps.sound is an array; it must be a string or a dictionary"),
-    ])
-    func refused(json: String, message: String) {
+        ("[1, 2]", .notAnObject, "push.json is JSON but not an object: a payload is one dictionary"),
+        ("{\"aps\": ", .notJSON, "push.json is not JSON"),
+        (#"{"alert": "x"}"#, .noAPS, "push.json has no aps dictionary"),
+        (#"{"aps": "x"}"#, .wrongType, "push.json aps is a string, not a dictionary"),
+        (#"{"aps": {"alert": 5}}"#, .wrongType, "push.json aps.alert is a number, not a string or a dictionary"),
+        (#"{"aps": {"alert": {"title": 5}}}"#, .wrongType, "push.json aps.alert.title is a number; it must be a string"),
+        (#"{"aps": {"alert": {"loc-key": "K", "loc-args": ["a", 2]}}}"#, .wrongType, "push.json aps.alert.loc-args[1] is a number; it must be a string"),
+        (#"{"aps": {"badge": "3"}}"#, .wrongType, "push.json aps.badge is a string; it must be a number"),
+        (#"{"aps": {"badge": 1.5}}"#, .wrongType, "push.json aps.badge is a number; it must be a whole number"),
+        (#"{"aps": {"mutable-content": true}}"#, .wrongType, "push.json aps.mutable-content is a boolean; it must be a number"),
+        (#"{"aps": {"interruption-level": "loud"}}"#, .badValue, "push.json aps.interruption-level is \"loud\"; it is one of passive, active, time-sensitive, critical"),
+        (#"{"aps": {"sound": {"critical": 2}}}"#, .badValue, "push.json aps.sound.critical is 2; it is 0 or 1"),
+        (#"{"aps": {"sound": {"volume": 1.5}}}"#, .badValue, "push.json aps.sound.volume is 1.5; it is between 0 and 1"),
+        (#"{"aps": {"sound": ["a"]}}"#, .wrongType, "push.json aps.sound is an array; it must be a string or a dictionary"),
+    ] as [(String, PushPayloadError.Code, String)])
+    func refused(json: String, code: PushPayloadError.Code, message: String) {
         #expect {
             try payload(json)
         } throws: { error in
-            "\(error)".hasPrefix(message)
+            (error as? PushPayloadError)?.code == code && "\(error)".hasPrefix(message)
         }
     }
 
@@ -90,7 +90,7 @@ struct PushPayloadTests {
         let fits = padding(4096 - padding(0).utf8.count)
         #expect(fits.utf8.count == 4096)
         #expect(try payload(fits).content.body == "x")
-        #expect(throws: PushPayloadError(name: "push.json", "holds 4097 bytes; Apple's push service refuses a payload over 4096")) {
+        #expect(throws: PushPayloadError(.tooLarge, name: "push.json", "holds 4097 bytes; Apple's push service refuses a payload over 4096")) {
             try payload(padding(4097 - padding(0).utf8.count))
         }
     }
