@@ -269,8 +269,9 @@ final class HostConnection: Sendable {
     }
 
     /// Sends the content a notification service's handler was given for notification `index`, its attachments'
-    /// files opened here (those it cannot open cross without one). A `userInfo` value that secure coding
-    /// would refuse crashes the extension, as the exception does on a device, after it says what and where.
+    /// files opened here (those it cannot open cross without one), then removes those files, as the system
+    /// moves them into its data store (one in the bundle is copied, and stays). A `userInfo` value that secure
+    /// coding would refuse crashes the extension, as the exception does on a device, after it says what and where.
     func deliver(_ index: UInt32, _ content: UNNotificationContent) {
         var files: [OpenFile] = []
         var wire: WireContent
@@ -294,6 +295,13 @@ final class HostConnection: Sendable {
             try channel.send(RuntimeMessage.deliver(index: index, content: wire).encoded().bytes, files: files)
         } catch {
             ExtensionProcess.say("cannot send the notification's content to the host: \(error)")
+            return
+        }
+        // The host has the files' descriptors; the paths go.
+        let bundle = Bundle.main.bundleURL.standardizedFileURL.path + "/"
+        for (attachment, carried) in zip(content.attachments, wire.attachments) where carried.carriesFile
+            && !attachment.url.standardizedFileURL.path.hasPrefix(bundle) {
+            try? FileManager.default.removeItem(at: attachment.url)
         }
     }
 

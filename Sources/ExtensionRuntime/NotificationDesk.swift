@@ -157,9 +157,9 @@ final class NotificationDesk: @unchecked Sendable {
     func awaits(_ index: UInt32) -> Bool { Int(index) < sent.count && sent[Int(index)] == inFlight }
 
     /// The content handler of notification `index` was called, first: the content is shown, its attachments
-    /// moved into the data store, and files in `movableRoots` (the extension's container and app groups)
-    /// removed, as iOS moves them.
-    func delivered(_ index: UInt32, content: WireContent, files: [OpenFile], expired: Bool, peak: Int, movableRoots: [URL]) {
+    /// checked and copied into the data store from the descriptors that crossed (the extension's side removes
+    /// its own files, as iOS moves them: the host never removes by a path the extension controls).
+    func delivered(_ index: UInt32, content: WireContent, files: [OpenFile], expired: Bool, peak: Int) {
         let payloadIndex = sent[Int(index)]
         inFlight = nil
         let payload = payloads[payloadIndex]
@@ -168,7 +168,7 @@ final class NotificationDesk: @unchecked Sendable {
         var rejected: [RejectedAttachment] = []
         for attachment in content.attachments {
             let file = attachment.carriesFile ? files.popFirst() : nil
-            switch store(attachment, file: file, movableRoots: movableRoots) {
+            switch store(attachment, file: file) {
             case .success(let attachment): stored.append(attachment)
             case .failure(let rejection): rejected.append(rejection)
             }
@@ -287,7 +287,7 @@ final class NotificationDesk: @unchecked Sendable {
     }
 
     /// Checks an attachment's file as iOS does after the extension finishes, and moves it into the data store.
-    private func store(_ attachment: WireNotificationAttachment, file: OpenFile?, movableRoots: [URL]) -> Result<StoredAttachment, RejectedAttachment> {
+    private func store(_ attachment: WireNotificationAttachment, file: OpenFile?) -> Result<StoredAttachment, RejectedAttachment> {
         func reject(_ code: UNError.Code, _ message: String) -> Result<StoredAttachment, RejectedAttachment> {
             .failure(RejectedAttachment(identifier: attachment.identifier, code: code, message: "\(code.summary): \(message)"))
         }
@@ -328,13 +328,6 @@ final class NotificationDesk: @unchecked Sendable {
             }
         } catch {
             return reject(.attachmentMoveIntoDataStoreFailed, "\(url.path) could not be moved into \(dataStore.path): \(error)")
-        }
-        // Moved, not copied, from where the extension may write (iOS copies only what is in the bundle): the
-        // path goes if it still names the file that crossed.
-        let path = url.standardizedFileURL.path
-        if movableRoots.contains(where: { path.hasPrefix($0.standardizedFileURL.path + "/") }),
-           let current = try? OpenFile.reading(url, followingLinks: false).status(), current.inode == status.inode, current.device == status.device {
-            try? FileSystem.removeFile(url)
         }
         return .success(StoredAttachment(identifier: attachment.identifier, type: checked.type, size: Int(status.size), url: destination))
     }

@@ -34,8 +34,6 @@ final class Supervisor {
     private let loads: LoadServer
     private let request: RuntimeMessage
     private let desk: NotificationDesk?
-    /// Where the extension may write: attachments there are moved, not copied, into the data store.
-    private let writableRoots: [URL]
     private let openURL: (@Sendable (URL) -> Bool)?
     private let clock = ContinuousClock()
     private let started: ContinuousClock.Instant
@@ -108,7 +106,6 @@ final class Supervisor {
         }
         do {
             container = try Container(for: bundle.name)
-            writableRoots = [container.url] + (appGroupContainers.map { [$0] } ?? [])
         } catch {
             throw ExtensionRuntimeError(.containerFailed, bundle: path, "cannot make its container", underlying: error)
         }
@@ -417,7 +414,7 @@ final class Supervisor {
             measuredExactly = clock.now - Self.footprintInterval
             checkMemory()
             guard killedFor == nil else { return }
-            desk.delivered(index, content: content, files: files, expired: warned?.phase == .request, peak: requestPeak, movableRoots: writableRoots)
+            desk.delivered(index, content: content, files: files, expired: warned?.phase == .request, peak: requestPeak)
             guard let next = desk.next() else { return end(with: .completed([])) }
             outbox.send(next)
             requestedAt = clock.now

@@ -163,15 +163,20 @@ struct NotificationServiceTests {
             ["id": "large", "name": "large.jpg", "bytes": "jpeg", "size": 10_000_001],
             ["id": "text", "name": "text.png", "bytes": "text", "size": 100],
             ["id": "deleted", "name": "deleted.png", "bytes": "png", "size": 100, "delete": true],
+            ["id": "grouped", "name": "grouped.gif", "bytes": "gif", "size": 64, "in-group": true],
         ]
-        try await deliver([Self.push(["probe": "attach", "attachments": files])]) { result in
+        var groups: URL?
+        try await deliver([Self.push(["probe": "attach", "attachments": files])], prepare: { groups = $0 }) { result in
             let delivery = result.deliveries[0]
             #expect(delivery.shown == .modified)
             #expect(delivery.content.subtitle == "refused web:100,tmp:101,large:102,text:105")
             let stored = delivery.content.attachments
-            #expect(stored.map(\.identifier) == ["photo", "misnamed", "hinted"])
-            #expect(stored.map(\.type) == ["public.png", "public.jpeg", "public.png"])
-            #expect(stored.map(\.size) == [2048, 2048, 100])
+            #expect(stored.map(\.identifier) == ["photo", "misnamed", "hinted", "grouped"])
+            #expect(stored.map(\.type) == ["public.png", "public.jpeg", "public.png", "com.compuserve.gif"])
+            #expect(stored.map(\.size) == [2048, 2048, 100, 64])
+            // Moved, as iOS moves them: gone from the app group the extension wrote it in.
+            let grouped = try #require(groups).appendingPathComponent("group.org.opensharing.examples/grouped.gif")
+            #expect(!FileManager.default.fileExists(atPath: grouped.path))
             for attachment in stored {
                 #expect(attachment.url.path.hasPrefix(result.store.path + "/"))
                 #expect((try? Data(contentsOf: attachment.url).count) == attachment.size)

@@ -74,10 +74,15 @@ final class NotificationService: UNNotificationServiceExtension {
             if let given = description["url"] as? String, let named = URL(string: given) {
                 url = named
             } else {
-                url = FileManager.default.temporaryDirectory.appendingPathComponent(description["name"] as? String ?? "file")
+                let group = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.org.opensharing.examples")
+                let directory = description["in-group"] as? Bool == true ? group ?? FileManager.default.temporaryDirectory
+                    : FileManager.default.temporaryDirectory
+                try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                url = directory.appendingPathComponent(description["name"] as? String ?? "file")
                 let size = description["size"] as? Int ?? 0
                 var bytes: [UInt8] = switch description["bytes"] as? String {
                 case "png": [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+                case "gif": Array("GIF89a".utf8)
                 case "jpeg": [0xFF, 0xD8, 0xFF, 0xE0]
                 case "text": Array("just some text".utf8)
                 default: []
