@@ -68,6 +68,28 @@ struct NotifyCommandTests {
         }
     }
 
+    @Test("the prober through the binary: suppressed with --allow-filtering (exit 0) and the original without it (exit 1); a double call counted; a crash's last words printed")
+    func outcomes() async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("NotificationProber", in: directory)
+            let probe = { (name: String) in
+                try self.write(#"{"aps": {"alert": {"title": "Ana", "body": "Hi"}, "mutable-content": 1}, "probe": "\#(name)"}"#,
+                               named: "\(name).json", in: directory)
+            }
+            var result = try await Sharing.run(["notify", bundle.path, "--payload", try probe("suppress"), "--allow-filtering"])
+            #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+            #expect(result.standardOutput.contains("suppressed, completed: the extension passed content with no title, subtitle or body, and has the filtering entitlement"))
+            result = try await Sharing.run(["notify", bundle.path, "--payload", try probe("suppress")])
+            #expect(result.status == 1)
+            #expect(result.standardOutput.contains("the original, completed: the extension passed content with no title, subtitle or body"))
+            result = try await Sharing.run(["notify", bundle.path, "--payload", try probe("double"), "--payload", try probe("crash")])
+            #expect(result.status == 1)
+            #expect(result.standardOutput.contains("the content handler was called 2 times; only the first counts"), "\(result.standardOutput)")
+            #expect(result.standardOutput.contains("the original, crashed"))
+            #expect(result.standardOutput.contains("the probe crashes on purpose"), "\(result.standardOutput)")
+        }
+    }
+
     @Test("bad input is exit 2 naming what is wrong: a payload over 4096 bytes, one that is not JSON, a bundle that is no notification service")
     func badInput() async throws {
         try await withTemporaryDirectory { directory in
