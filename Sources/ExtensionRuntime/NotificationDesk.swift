@@ -47,8 +47,8 @@ public struct NotificationDelivery: Sendable {
     public var isFault: Bool { status != nil && shown == .original }
 }
 
-/// A notification's content as the person sees it.
-public struct ShownContent: Sendable, Equatable {
+/// A notification's content as the person sees it (and as `sharing notify --json` prints it).
+public struct ShownContent: Sendable, Equatable, Encodable {
     public var title: String
     public var subtitle: String
     public var body: String
@@ -67,13 +67,26 @@ public struct ShownContent: Sendable, Equatable {
 }
 
 /// An attachment moved into the host's data store.
-public struct StoredAttachment: Sendable, Equatable {
+public struct StoredAttachment: Sendable, Equatable, Encodable {
     public var identifier: String
     /// Its type, a UTI.
     public var type: String
     public var size: Int
     /// Where it is now, in the data store.
     public var url: URL
+
+    private enum CodingKeys: String, CodingKey {
+        case identifier, type, size, path
+    }
+
+    /// Encoded with its place as a path.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(identifier, forKey: .identifier)
+        try container.encode(type, forKey: .type)
+        try container.encode(size, forKey: .size)
+        try container.encode(url.path, forKey: .path)
+    }
 }
 
 /// An attachment the system dropped.

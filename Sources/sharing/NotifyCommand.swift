@@ -122,31 +122,10 @@ struct NotifyCommand: AsyncParsableCommand {
 
     /// One notification as printed, and as `--json` gives it.
     struct Report: Encodable {
-        struct Attachment: Encodable {
-            var identifier: String
-            var type: String
-            var size: Int
-            var path: String
-        }
         struct Rejected: Encodable {
             var identifier: String
             var code: Int
             var message: String
-        }
-        struct Content: Encodable {
-            var title: String
-            var subtitle: String
-            var body: String
-            var badge: Int?
-            var sound: String?
-            var launchImageName: String
-            var threadIdentifier: String
-            var categoryIdentifier: String
-            var targetContentIdentifier: String?
-            var interruptionLevel: String
-            var relevanceScore: Double
-            var filterCriteria: String?
-            var attachments: [Attachment]
         }
         var payload: String
         var identifier: String
@@ -155,7 +134,7 @@ struct NotifyCommand: AsyncParsableCommand {
         var status: String?
         var reason: String?
         var expired: Bool
-        var content: Content
+        var content: ShownContent
         var rejectedAttachments: [Rejected]
         var handlerCalls: Int
         var peakFootprint: Int
@@ -169,12 +148,7 @@ struct NotifyCommand: AsyncParsableCommand {
             status = delivery.status?.rawValue
             reason = delivery.reason
             expired = delivery.expired
-            let shown = delivery.content
-            content = Content(title: shown.title, subtitle: shown.subtitle, body: shown.body, badge: shown.badge, sound: shown.sound,
-                              launchImageName: shown.launchImageName, threadIdentifier: shown.threadIdentifier,
-                              categoryIdentifier: shown.categoryIdentifier, targetContentIdentifier: shown.targetContentIdentifier,
-                              interruptionLevel: shown.interruptionLevel, relevanceScore: shown.relevanceScore, filterCriteria: shown.filterCriteria,
-                              attachments: shown.attachments.map { Attachment(identifier: $0.identifier, type: $0.type, size: $0.size, path: $0.url.path) })
+            content = delivery.content
             rejectedAttachments = delivery.rejectedAttachments.map { Rejected(identifier: $0.identifier, code: $0.code.rawValue, message: $0.message) }
             handlerCalls = delivery.handlerCalls
             peakFootprint = delivery.peakFootprint
@@ -200,7 +174,7 @@ struct NotifyCommand: AsyncParsableCommand {
                 details.append("interruption level \(content.interruptionLevel)")
                 Output.line("  " + details.joined(separator: ", "))
                 for attachment in content.attachments {
-                    Output.line("  attachment \(attachment.identifier): \(attachment.type), \(ByteCount(bytes: attachment.size)), at \(attachment.path)")
+                    Output.line("  attachment \(attachment.identifier): \(attachment.type), \(ByteCount(bytes: attachment.size)), at \(attachment.url.path)")
                 }
             }
             for rejected in rejectedAttachments {
