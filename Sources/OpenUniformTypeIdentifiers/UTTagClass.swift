@@ -36,11 +36,19 @@ public struct UTTagClass: RawRepresentable, Hashable, Sendable, Codable, CustomS
         hasher.combine(rawValue)
     }
 
+    private init(literal rawValue: String, known: Known) {
+        self.rawValue = rawValue
+        self.known = known
+    }
+
+    // Made on each use from a literal, which costs nothing, where a stored constant costs a once-check and
+    // a reference count on every lookup.
+
     /// Filename extensions (`public.filename-extension`), written without the leading dot.
-    public static let filenameExtension = UTTagClass(rawValue: "public.filename-extension")
+    public static var filenameExtension: UTTagClass { UTTagClass(literal: "public.filename-extension", known: .filenameExtension) }
 
     /// MIME types (`public.mime-type`).
-    public static let mimeType = UTTagClass(rawValue: "public.mime-type")
+    public static var mimeType: UTTagClass { UTTagClass(literal: "public.mime-type", known: .mimeType) }
 
     public var description: String { rawValue }
 

@@ -1,5 +1,5 @@
 import Foundation
-import OpenUniformTypeIdentifiers
+@testable import OpenUniformTypeIdentifiers
 import Testing
 
 @Suite("UTType")
@@ -120,6 +120,38 @@ struct UTTypeTests {
         let jpgText = try #require(UTType(filenameExtension: "jpg", conformingTo: .text))
         #expect(jpgText.isDynamic && jpgText.conforms(to: .text) && !jpgText.conforms(to: .image))
         #expect(UTType.types(tag: "xyzzy", tagClass: .filenameExtension, conformingTo: nil).count == 1)
+    }
+
+    @Test("every system identifier and tag is found in any case, and nothing one byte off is")
+    func everyKeyOfTheTable() throws {
+        // The index reads keys a word at a time, in parts by length: every length the table holds (1 to
+        // over 40 bytes) goes through it here, with each of its bytes changed in turn.
+        var checked = 0
+        for type in (0..<SystemTypeTable.shared.count).map({ UTType(systemIndex: Int32($0)) }) {
+            #expect(UTType(type.identifier.uppercased()) == type, "\(type.identifier)")
+            #expect(UTType(type.identifier.lowercased()) == type, "\(type.identifier)")
+            for (tagClass, tags) in type.tags {
+                for tag in tags {
+                    let found = UTType.types(tag: tag.uppercased(), tagClass: tagClass, conformingTo: nil)
+                    #expect(found.contains(type), "\(tag) as \(tagClass)")
+                    checked += 1
+                }
+            }
+            // The identifier with one byte changed, or one more: never this type.
+            let bytes = Array(type.identifier.utf8)
+            for offset in bytes.indices {
+                var changed = bytes
+                changed[offset] = changed[offset] == UInt8(ascii: "~") ? UInt8(ascii: "^") : UInt8(ascii: "~")
+                #expect(UTType(String(decoding: changed, as: UTF8.self)) != type, "\(type.identifier) at \(offset)")
+            }
+            #expect(UTType(type.identifier + "x") != type)
+            #expect(UTType(type.identifier + "\u{0}") == nil)
+            #expect(UTType("\u{0}" + type.identifier) == nil)
+        }
+        #expect(checked > 700)  // 754 tags in the table
+        // Not ASCII: lowercased as Unicode, then looked up (and not found: no system tag is).
+        let accented = try #require(UTType(filenameExtension: "ÉTÉ"))
+        #expect(accented.isDynamic && accented.tags[.filenameExtension] == ["été"])
     }
 
     @Test("invalid tags give nil")
