@@ -21,6 +21,15 @@ ssize_t csharing_copy_file_range(int from, int to, size_t length) {
 #endif
 }
 
+void csharing_start_writeback(int descriptor, off_t offset, off_t length) {
+#if defined(__linux__)
+    // A failure here is a failure of the write, which the fsync that follows reports.
+    (void)sync_file_range(descriptor, offset, length, SYNC_FILE_RANGE_WRITE);
+#else
+    (void)descriptor; (void)offset; (void)length;
+#endif
+}
+
 ssize_t csharing_sendfile(int to, int from, size_t length) {
 #if defined(__linux__)
     return sendfile(to, from, NULL, length);

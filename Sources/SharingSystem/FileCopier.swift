@@ -1,4 +1,5 @@
 package import Foundation
+import CSharingSystem
 import SystemPackage
 
 /// The one copy engine: a regular file's bytes into a new file, in the kernel where it can, else through one
@@ -47,14 +48,14 @@ package enum FileCopier {
     ) throws(SystemError) -> Result {
         _ = try input.regularFileStatus(for: .copy)
         return try write(destination, durable: durable) { output throws(SystemError) in
-            try copyBytes(from: input, to: output, forceBuffered: forceBuffered, progress: progress)
+            try copyBytes(from: input, to: output, forceBuffered: forceBuffered, writingBehind: durable, progress: progress)
         }
     }
 
     /// Copies a stream (the reading end of a pipe) to its end into a new file at `destination`; the bytes.
     package static func copyStream(from input: OpenFile, to destination: URL) throws(SystemError) -> Int64 {
         try write(destination, durable: false) { output throws(SystemError) in
-            try copyBytes(from: input, to: output, forceBuffered: true, progress: { _ in true })
+            try copyBytes(from: input, to: output, forceBuffered: true, writingBehind: false, progress: { _ in true })
         }.bytes
     }
 
@@ -71,12 +72,20 @@ package enum FileCopier {
         }
     }
 
+    /// - Parameter writingBehind: start writing each chunk to the device as soon as it is copied, so that the
+    ///   flush at the end finds little left to do: the disk works while the next chunks are copied, where
+    ///   otherwise it would start only as the kernel's own writeback or the flush got to it.
     private static func copyBytes(
-        from input: OpenFile, to output: OpenFile, forceBuffered: Bool, progress: (Int64) -> Bool
+        from input: OpenFile, to output: OpenFile, forceBuffered: Bool, writingBehind: Bool, progress: (Int64) -> Bool
     ) throws(SystemError) -> Result {
         var total: Int64 = 0
         func report() throws(SystemError) {
             if !progress(total) { throw SystemError(.copy, .cancelled, path: input.path, destination: output.path) }
+        }
+        func written(_ count: Int) throws(SystemError) {
+            if writingBehind { csharing_start_writeback(output.descriptor, off_t(total), off_t(count)) }
+            total += Int64(count)
+            try report()
         }
         if !forceBuffered {
             for method in KernelCopy.methods {
@@ -84,8 +93,7 @@ package enum FileCopier {
                     let moved = method.move(from: input.descriptor, to: output.descriptor, count: chunkSize)
                     switch moved {
                     case .moved(let count):
-                        total += Int64(count)
-                        try report()
+                        try written(count)
                         continue
                     case .end:
                         return Result(bytes: total, method: method.name)
@@ -106,8 +114,7 @@ package enum FileCopier {
             let count = try input.read(into: buffer)
             if count == 0 { return Result(bytes: total, method: .readWrite) }
             try output.write(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-            total += Int64(count)
-            try report()
+            try written(count)
         }
     }
 }

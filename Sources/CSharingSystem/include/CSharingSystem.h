@@ -11,6 +11,10 @@ ssize_t csharing_copy_file_range(int from, int to, size_t length);
 /// sendfile(2) from the current offset of `from`. -1 with errno ENOSYS where unavailable for files.
 ssize_t csharing_sendfile(int to, int from, size_t length);
 
+/// Starts writing a range of a file's dirty pages to its device without waiting for it (sync_file_range(2)
+/// with SYNC_FILE_RANGE_WRITE on Linux); nothing elsewhere. Not a flush: what it started, fsync finishes.
+void csharing_start_writeback(int descriptor, off_t offset, off_t length);
+
 /// Renames without replacing: fails with EEXIST when `to` exists (renameat2 RENAME_NOREPLACE on Linux,
 /// renameatx_np RENAME_EXCL on Darwin).
 int csharing_rename_noreplace(int from_directory, const char *from, int to_directory, const char *to);
