@@ -67,20 +67,23 @@ struct CaseFoldedIndex: @unchecked Sendable {
     }
 
     func lookup(_ key: String) -> Lookup {
-        // The entry's number, or -1: a plain integer comes back in a register, where an enum would pass
-        // through memory written and read in pieces of different sizes, which stalls the read.
-        if let number = key.utf8.withContiguousStorageIfAvailable(entry(for:)), number >= 0 { return .found(values(of: number)) }
-        var copy = key
-        return copy.withUTF8 { bytes -> Lookup in
-            let number = entry(for: bytes)
-            if number >= 0 { return .found(values(of: number)) }
-            if bytes.contains(0) { return .invalid }
-            guard bytes.contains(where: { $0 >= 0x80 }) else { return .notFound }
-            // Not ASCII: lowercased as the keys were made, then looked up again.
-            var lowered = String(decoding: bytes, as: UTF8.self).lowercased()
-            let again = lowered.withUTF8(entry(for:))
-            return again >= 0 ? .found(values(of: again)) : .notFound
+        guard let number = key.utf8.withContiguousStorageIfAvailable(entry(for:)) else {
+            // Not stored contiguously (bridged): a native copy.
+            var copy = key
+            copy.makeContiguousUTF8()
+            return lookup(copy)
         }
+        return number >= 0 ? .found(values(of: number)) : missed(key)
+    }
+
+    /// What a key no entry matched is: invalid, not found, or, when it is not ASCII, what its Unicode
+    /// lowercasing finds, as the keys were made.
+    private func missed(_ key: String) -> Lookup {
+        if key.utf8.contains(0) { return .invalid }
+        guard key.utf8.contains(where: { $0 >= 0x80 }) else { return .notFound }
+        var lowered = key.lowercased()
+        let number = lowered.withUTF8(entry(for:))
+        return number >= 0 ? .found(values(of: number)) : .notFound
     }
 
     private func values(of number: Int) -> UnsafeBufferPointer<Int32> {
