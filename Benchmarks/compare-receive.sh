@@ -7,7 +7,9 @@
 #   2. many small files (COUNT, default 1000, 16 KB each): items per second.
 # Each run writes to a fresh folder, and what the runs wrote is removed at the end, so that no run pays for
 # another's deletions (ext4 skips recently freed inodes when allocating). RUNS (default 9) pairs.
-# SHARING=path/to/sharing measures that binary instead of building this checkout (to compare two versions).
+# SHARING=path/to/sharing measures that binary instead of building this checkout.
+# BEFORE=path/to/sharing also runs that build in each pair, right after `cp` and before SHARING, and prints
+# its row and the paired ratio of the two builds: a change measured against the tree before it, in one run.
 set -eu
 cd "$(dirname "$0")"
 size_mb=${SIZE_MB:-2048}
@@ -34,14 +36,19 @@ cat "$source" "$small"/* > /dev/null
 work="$data/work-$$"
 mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
-measure() { /usr/bin/time -f "%e %M" "$@" 2>&1 >/dev/null | tail -1; }
+# "seconds peak-KB user-seconds system-seconds" of one run.
+measure() { /usr/bin/time -f "%e %M %U %S" "$@" 2>&1 >/dev/null | tail -1; }
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-: > "$work/cp.txt"; : > "$work/ours.txt"; : > "$work/stream.txt"; : > "$work/data.txt"; : > "$work/cp-small.txt"; : > "$work/ours-small.txt"
+: > "$work/cp.txt"; : > "$work/before.txt"; : > "$work/ours.txt"; : > "$work/stream.txt"; : > "$work/data.txt"; : > "$work/cp-small.txt"; : > "$work/ours-small.txt"
 # cp and sharing receive run in pairs, back to back: this VM's disk makes the same 2 GiB durable copy take
 # anywhere from 1.3 s to 8 s, so each pair's ratio says more than a ratio of medians.
 for run in $(seq "$runs"); do
     sync
     measure sh -c 'cp "$1" "$2" && sync "$2"' - "$source" "$work/cp-$run.bin" >> "$work/cp.txt"
+    if [ -n "${BEFORE:-}" ]; then
+        sync
+        measure "$BEFORE" receive "$source" --inbox "$work/inbox-before-$run" >> "$work/before.txt"
+    fi
     sync
     measure "$sharing" receive "$source" --inbox "$work/inbox-$run" >> "$work/ours.txt"
     mkdir -p "$work/cp-small-$run"
@@ -62,16 +69,24 @@ baseline=$(measure "$sharing" --version | cut -d' ' -f2)
 t() { cut -d' ' -f1 "$work/$1.txt" | median; }
 low() { cut -d' ' -f1 "$work/$1.txt" | sort -n | head -1; }
 m() { cut -d' ' -f2 "$work/$1.txt" | median; }
-# The median over runs of (this run's time / the same run's cp time).
-paired() { paste -d' ' "$work/$1.txt" "$work/$2.txt" | awk '{ print $1 / $3 }' | median; }
+user() { cut -d' ' -f3 "$work/$1.txt" | median; }
+sys() { cut -d' ' -f4 "$work/$1.txt" | median; }
+# The median over runs of (this run's time / the same run's time of the other).
+paired() { paste -d' ' "$work/$1.txt" "$work/$2.txt" | awk '{ print $1 / $(NF / 2 + 1) }' | median; }
 echo "one file of $size_mb MiB, received durably: median and fastest of $runs runs (3 for the naive ways)"
 echo "memory is the peak resident set; sharing --version peaks at $baseline KB"
-printf '%-26s %8s %8s %11s %11s %13s\n' "" "median" "fastest" "peak" "extra" "ratio to cp"
+printf '%-26s %8s %8s %6s %6s %11s %11s %13s\n' "" "median" "fastest" "user" "sys" "peak" "extra" "ratio to cp"
 row() {
-    printf '%-26s %7ss %7ss %8s KB %8s KB %12s\n' "$1" "$(t "$2")" "$(low "$2")" "$(m "$2")" "$3" "$4"
+    printf '%-26s %7ss %7ss %5ss %5ss %8s KB %8s KB %12s\n' "$1" "$(t "$2")" "$(low "$2")" "$(user "$2")" "$(sys "$2")" "$(m "$2")" "$3" "$4"
 }
 row "cp SRC DST && sync DST" cp "-" "1.00x"
+if [ -n "${BEFORE:-}" ]; then
+    row "sharing receive, BEFORE" before "$(($(m before) - baseline))" "$(paired before cp | awk '{ printf "%.2fx", $1 }') (paired)"
+fi
 row "sharing receive" ours "$(($(m ours) - baseline))" "$(paired ours cp | awk '{ printf "%.2fx", $1 }') (paired)"
+if [ -n "${BEFORE:-}" ]; then
+    echo "sharing receive against BEFORE: $(paired ours before | awk '{ printf "%.2fx", $1 }') (paired)"
+fi
 row "1 KB stream loop" stream "-" "$(echo "$(t stream) $(t cp)" | awk '{ printf "%.2fx", $1 / $2 }')"
 row "whole file in Data" data "-" "$(echo "$(t data) $(t cp)" | awk '{ printf "%.2fx", $1 / $2 }')"
 echo
