@@ -12,7 +12,7 @@ PACKAGES := zip unzip pkg-config libssl-dev libjpeg62-turbo-dev libpng-dev libwe
 # images ImageIO's stand-in writes).
 PYTHON_PACKAGES := blake3 pillow
 # More for the benchmarks' peers.
-BENCH_PACKAGES := $(PACKAGES) gcc libglib2.0-dev shared-mime-info libvips-tools imagemagick libheif-examples
+BENCH_PACKAGES := $(PACKAGES) gcc libglib2.0-dev shared-mime-info libvips-tools imagemagick libheif-examples libjpeg-turbo-progs
 # The benchmarks' Python peers and references, pinned, in a virtual environment of their own: Pillow, and
 # pillow-heif for HEIF (it brings its own libheif).
 BENCH_VENV := /var/tmp/opensharing-bench/venv

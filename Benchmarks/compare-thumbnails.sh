@@ -3,7 +3,8 @@
 # same input to the same size, each run as its own process: wall time and whole-process peak memory (GNU
 # time's maximum resident set), median of RUNS (default 5) runs in which the tools take turns; the time ratio is
 # the median of each run's ratio. Inputs come from make-thumbnail-inputs.py.
-#   Benchmarks/compare-thumbnails.sh        (needs libvips-tools, imagemagick, libheif-examples)
+#   Benchmarks/compare-thumbnails.sh        (needs libvips-tools, imagemagick, libheif-examples, libjpeg-turbo-progs)
+# Last, the floor for a 48 MP JPEG: libjpeg-turbo's 1/8-scale decode alone (djpeg), paired with ours at 300 px.
 # PYTHON is a Python with Pillow (`make bench` gives its own, pinned); python3 if unset.
 # SHARING=path/to/sharing measures that binary instead of building this checkout (to compare two versions).
 set -eu
@@ -71,3 +72,13 @@ for case in "48mp.jpg 300" "48mp.jpg 2000" "12mp.jpg 300" "12mp.png 300" "12mp.w
     fi
     printf '%-24s %-6s %18s %18s %18s %12s\n' "$1" "$2" "$(summary ours)" "$(summary vips)" "$(summary pil)" "$ratio"
 done
+# The floor: decoding the 48 MP JPEG at 1/8 scale and nothing else, no resampling, no encoding.
+for tool in ours djpeg; do rm -f "$work/$tool" "$work/$tool.failed"; done
+i=0
+while [ $i -lt "$runs" ]; do
+    once ours "$sharing" thumbnail "$data/48mp.jpg" --max 300 --memory-budget 120 -o "$work/ours.jpg"
+    once djpeg djpeg -scale 1/8 -outfile "$work/djpeg.ppm" "$data/48mp.jpg"
+    i=$((i + 1))
+done
+floor=$(paste -d' ' "$work/ours" "$work/djpeg" | awk '$3 > 0 { print $1 / $3 }' | median | awk '{ printf "%.2fx", $1 }')
+echo "48mp.jpg at 1/8 scale alone (djpeg -scale 1/8): $(summary djpeg); sharing thumbnail --max 300 is $floor of it"

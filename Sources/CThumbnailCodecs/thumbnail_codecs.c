@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jpeglib.h>
+#include <jerror.h>
 #include <math.h>
 #include <png.h>
 #include <stdarg.h>
@@ -49,9 +50,50 @@ static void tn_jpeg_error_exit(j_common_ptr common) {
 // Warnings (a corrupt but decodable stream) are not errors: the decoder goes on, as viewers do.
 static void tn_jpeg_output_message(j_common_ptr common) { (void)common; }
 
+// The compressed bytes, read in TN_JPEG_INPUT_SIZE (64 KB) at a time. libjpeg's stdio source reads 4 KB, and libjpeg-turbo
+// decodes an MCU on its fast path only while a whole MCU's worth of bytes at most (3 KB for 4:2:0) is
+// buffered: with 4 KB most MCUs fell to the slow path, which refills the bit buffer byte by byte.
+struct tn_jpeg_source {
+    struct jpeg_source_mgr manager;
+    FILE *file;
+    JOCTET buffer[TN_JPEG_INPUT_SIZE];
+};
+
+static void tn_jpeg_source_start(j_decompress_ptr info) { (void)info; }
+
+static boolean tn_jpeg_source_fill(j_decompress_ptr info) {
+    struct tn_jpeg_source *source = (struct tn_jpeg_source *)info->src;
+    size_t count = fread(source->buffer, 1, sizeof source->buffer, source->file);
+    if (count == 0) {
+        // The stream ends early: an end-of-image marker, as libjpeg's own sources give, so that what was
+        // decoded stands (and the warning goes where warnings go).
+        WARNMS(info, JWRN_JPEG_EOF);
+        source->buffer[0] = 0xFF;
+        source->buffer[1] = JPEG_EOI;
+        count = 2;
+    }
+    source->manager.next_input_byte = source->buffer;
+    source->manager.bytes_in_buffer = count;
+    return TRUE;
+}
+
+static void tn_jpeg_source_skip(j_decompress_ptr info, long count) {
+    struct jpeg_source_mgr *manager = info->src;
+    if (count <= 0) return;
+    while (count > (long)manager->bytes_in_buffer) {
+        count -= (long)manager->bytes_in_buffer;
+        (void)tn_jpeg_source_fill(info);
+    }
+    manager->next_input_byte += count;
+    manager->bytes_in_buffer -= (size_t)count;
+}
+
+static void tn_jpeg_source_end(j_decompress_ptr info) { (void)info; }
+
 struct tn_jpeg {
     struct jpeg_decompress_struct info;
     struct tn_error_manager errors;
+    struct tn_jpeg_source source;
     FILE *file;
     int started;
 };
@@ -76,7 +118,13 @@ tn_jpeg *tn_jpeg_open(const char *path, long offset, tn_jpeg_info *info, char me
         return NULL;
     }
     jpeg_create_decompress(&jpeg->info);
-    jpeg_stdio_src(&jpeg->info, file);
+    jpeg->source.file = file;
+    jpeg->source.manager.init_source = tn_jpeg_source_start;
+    jpeg->source.manager.fill_input_buffer = tn_jpeg_source_fill;
+    jpeg->source.manager.skip_input_data = tn_jpeg_source_skip;
+    jpeg->source.manager.resync_to_restart = jpeg_resync_to_restart;
+    jpeg->source.manager.term_source = tn_jpeg_source_end;
+    jpeg->info.src = &jpeg->source.manager;
     jpeg_save_markers(&jpeg->info, JPEG_APP0 + 1, 0xFFFF);
     jpeg_read_header(&jpeg->info, TRUE);
 

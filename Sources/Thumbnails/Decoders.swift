@@ -54,10 +54,10 @@ enum JPEGDecoder {
         let channels = info.components == 1 ? 1 : 3
         let resampler = Resampler.memory(sourceWidth: scaledWidth, width: outWidth, height: outHeight, channels: channels, heldRows: Resampler.rowsHeldInOrder)
         // libjpeg's own buffers: a band of 16 rows per component for the sequential decoder; a progressive
-        // file needs every coefficient of the image at once.
+        // file needs every coefficient of the image at once. And the compressed bytes read in.
         let progressive = info.progressive != 0
         let coefficients: Int = progressive ? Int(info.coefficient_bytes) : 0
-        let decoder: Int = scaledWidth * Int(info.components) * 16 * 4 + coefficients
+        let decoder: Int = scaledWidth * Int(info.components) * 16 * 4 + coefficients + Int(TN_JPEG_INPUT_SIZE)
         try request.check(resampler + decoder, progressive ? "decoding this progressive JPEG" : "decoding this JPEG")
         var (scaledW, scaledH, outChannels): (Int32, Int32, Int32) = (0, 0, 0)
         guard tn_jpeg_start(jpeg, Int32(numerator), request.memoryBudget - resampler, &scaledW, &scaledH, &outChannels, &message) == 0 else {

@@ -12,6 +12,9 @@
 
 #define TN_MESSAGE_SIZE 200
 
+/// The bytes of a JPEG file read in at a time.
+#define TN_JPEG_INPUT_SIZE (64 * 1024)
+
 // MARK: JPEG (libjpeg-turbo)
 
 typedef struct tn_jpeg tn_jpeg;
