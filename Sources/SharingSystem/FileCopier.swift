@@ -41,14 +41,24 @@ package enum FileCopier {
     }
 
     /// Copies an open regular file, from its current offset, to a new file at `destination`.
+    ///
+    /// A source written to while it is copied is refused (`.changed`), the copy removed: its size or its
+    /// change time (`st_ctim`, which every write sets) differs after the copy from before. As fine as the file
+    /// system's clock: a write in the same tick as the change before the copy began, not changing the size,
+    /// goes unseen.
     @discardableResult
     package static func copy(
         from input: OpenFile, to destination: URL, durable: Bool = false, forceBuffered: Bool = false,
         progress: (Int64) -> Bool = { _ in true }
     ) throws(SystemError) -> Result {
-        _ = try input.regularFileStatus(for: .copy)
+        let before = try input.regularFileStatus(for: .copy)
         return try write(destination, durable: durable) { output throws(SystemError) in
-            try copyBytes(from: input, to: output, forceBuffered: forceBuffered, writingBehind: durable, progress: progress)
+            let result = try copyBytes(from: input, to: output, forceBuffered: forceBuffered, writingBehind: durable, progress: progress)
+            let after = try input.status()
+            guard after.size == before.size && after.changeTime == before.changeTime else {
+                throw SystemError(.copy, .changed("the file changed while it was copied"), path: input.path, destination: output.path)
+            }
+            return result
         }
     }
 

@@ -43,7 +43,7 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
         case cancelled
         /// A limit on size, depth or count was reached.
         case limitExceeded(String)
-        /// The file changed while it was being read (another writer truncated it).
+        /// The file changed while it was being read or copied (another writer wrote or truncated it).
         case changed(String)
     }
 

@@ -92,6 +92,49 @@ final class FileCopierTests {
         #expect(!FileManager.default.fileExists(atPath: destination.path))
     }
 
+    enum SourceChange: String, CaseIterable, CustomTestStringConvertible {
+        case overwritten, appended, truncated
+        var testDescription: String { rawValue }
+    }
+
+    @Test("a source written to while it is copied is refused by code, and no copy is left", arguments: SourceChange.allCases, [false, true])
+    func sourceChangedDuringCopy(change: SourceChange, buffered: Bool) throws {
+        let (source, _) = try randomFile("changing", bytes: 24 << 20)
+        // Past the file system's clock tick, so that a write during the copy has a later change time.
+        Thread.sleep(forTimeInterval: 0.05)
+        let destination = directory.appendingPathComponent("copy-of-changing")
+        var changed = false
+        #expect(throws: SystemError(.copy, .changed("the file changed while it was copied"), path: source.path, destination: destination.path)) {
+            try FileCopier.copyFile(from: source, to: destination, forceBuffered: buffered) { _ in
+                if !changed {
+                    changed = true
+                    let writer = try! FileHandle(forWritingTo: source)
+                    switch change {
+                    case .overwritten: try! writer.write(contentsOf: Data([0x55]))
+                    case .appended: try! writer.seekToEnd(); try! writer.write(contentsOf: Data([0x55]))
+                    case .truncated: try! writer.truncate(atOffset: 20 << 20)
+                    }
+                    try! writer.close()
+                }
+                return true
+            }
+        }
+        #expect(changed)
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+    }
+
+    @Test("reading a source while it is copied is no change")
+    func sourceReadDuringCopy() throws {
+        let (source, data) = try randomFile("read", bytes: 24 << 20)
+        Thread.sleep(forTimeInterval: 0.05)
+        let destination = directory.appendingPathComponent("copy-of-read")
+        try FileCopier.copyFile(from: source, to: destination) { _ in
+            _ = try? Data(contentsOf: source)
+            return true
+        }
+        #expect(try Data(contentsOf: destination) == data)
+    }
+
     @Test("a symbolic link is followed only when asked")
     func links() throws {
         let (source, _) = try randomFile("target", bytes: 3)
