@@ -89,13 +89,10 @@ package enum FileCopier {
         from input: OpenFile, to output: OpenFile, forceBuffered: Bool, writingBehind: Bool, progress: (Int64) -> Bool
     ) throws(SystemError) -> Result {
         var total: Int64 = 0
-        func report() throws(SystemError) {
-            if !progress(total) { throw SystemError(.copy, .cancelled, path: input.path, destination: output.path) }
-        }
         func written(_ count: Int) throws(SystemError) {
             if writingBehind { csharing_start_writeback(output.descriptor, off_t(total), off_t(count)) }
             total += Int64(count)
-            try report()
+            if !progress(total) { throw SystemError(.copy, .cancelled, path: input.path, destination: output.path) }
         }
         if !forceBuffered {
             for method in KernelCopy.methods {
