@@ -130,10 +130,9 @@ struct CaseFoldedIndex: @unchecked Sendable {
         return (fold(first), fold(last))
     }
 
-    /// `count` bytes (up to eight) from `offset` as one word, in loads that each stay within one aligned
-    /// half of a 16-byte block: a short string arrives copied there in two stores, and a load across both
-    /// would wait for them. Four to seven bytes are two overlapping four-byte loads, one to three their
-    /// first, middle and last byte: with the count, the word still tells every byte.
+    /// `count` bytes (up to eight) from `offset` as one word, never reading past them: four to seven bytes
+    /// are two overlapping four-byte loads, one to three their first, middle and last byte. With the count,
+    /// the word still tells every byte.
     @inline(__always)
     private static func part(_ base: UnsafeRawPointer, _ offset: Int, _ count: Int) -> UInt64 {
         switch count {
