@@ -43,9 +43,10 @@ package enum FileCopier {
     /// Copies an open regular file, from its current offset, to a new file at `destination`.
     ///
     /// A source written to while it is copied is refused (`.changed`), the copy removed: its size or its
-    /// change time (`st_ctim`, which every write sets) differs after the copy from before. As fine as the file
-    /// system's clock: a write in the same tick as the change before the copy began, not changing the size,
-    /// goes unseen.
+    /// modification time differs after the copy from before. Not its change time: renaming, linking or
+    /// unlinking the file sets that too, and a provider's file may be unlinked by its other holder while it is
+    /// copied, its bytes untouched. As fine as the file system's clock: a write in the same tick as the one
+    /// before the copy began, not changing the size, goes unseen.
     @discardableResult
     package static func copy(
         from input: OpenFile, to destination: URL, durable: Bool = false, forceBuffered: Bool = false,
@@ -55,7 +56,7 @@ package enum FileCopier {
         return try write(destination, durable: durable) { output throws(SystemError) in
             let result = try copyBytes(from: input, to: output, forceBuffered: forceBuffered, writingBehind: durable, progress: progress)
             let after = try input.status()
-            guard after.size == before.size && after.changeTime == before.changeTime else {
+            guard after.size == before.size && after.modificationTime == before.modificationTime else {
                 throw SystemError(.copy, .changed("the file changed while it was copied"), path: input.path, destination: output.path)
             }
             return result

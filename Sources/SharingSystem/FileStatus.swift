@@ -14,9 +14,6 @@ package struct FileStatus: Sendable, Equatable {
     /// The bytes of storage the file takes: less than `size` for a sparse file.
     package var allocatedSize: Int64
     package var modificationTime: Date
-    /// When the file's data or status last changed (`st_ctim`), in nanoseconds since 1970: set by the
-    /// kernel on every write, and unlike the modification time no one can set it back.
-    package var changeTime: Int64
     /// The inode number, which with the device names the file.
     package var inode: UInt64
     package var device: UInt64
@@ -34,7 +31,6 @@ package struct FileStatus: Sendable, Equatable {
         device = UInt64(status.deviceID.rawValue)
         let time = status.st_mtim
         modificationTime = Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9)
-        changeTime = Int64(status.st_ctim.tv_sec) * 1_000_000_000 + Int64(status.st_ctim.tv_nsec)
     }
 }
 

@@ -123,15 +123,28 @@ final class FileCopierTests {
         #expect(!FileManager.default.fileExists(atPath: destination.path))
     }
 
-    @Test("reading a source while it is copied is no change")
-    func sourceReadDuringCopy() throws {
-        let (source, data) = try randomFile("read", bytes: 24 << 20)
+    @Test("reading, renaming, unlinking or changing the permissions of a source while it is copied is no change")
+    func sourceTouchedDuringCopy() throws {
+        let (source, data) = try randomFile("touched", bytes: 24 << 20)
         Thread.sleep(forTimeInterval: 0.05)
-        let destination = directory.appendingPathComponent("copy-of-read")
-        try FileCopier.copyFile(from: source, to: destination) { _ in
-            _ = try? Data(contentsOf: source)
+        let renamed = directory.appendingPathComponent("touched-renamed")
+        let destination = directory.appendingPathComponent("copy-of-touched")
+        let input = try OpenFile.reading(source)
+        var calls = 0
+        try FileCopier.copy(from: input, to: destination) { _ in
+            calls += 1
+            switch calls {
+            case 1:
+                _ = try? Data(contentsOf: source)
+                try! FileManager.default.moveItem(at: source, to: renamed)
+            case 2:
+                try! FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: renamed.path)
+                try! FileManager.default.removeItem(at: renamed)
+            default: break
+            }
             return true
         }
+        #expect(calls >= 2)
         #expect(try Data(contentsOf: destination) == data)
     }
 
