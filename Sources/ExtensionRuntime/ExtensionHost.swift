@@ -28,12 +28,15 @@ public struct ExtensionHost: Sendable {
     /// A delegated, writable cgroup v2 directory, if the host was given one: each extension then runs in a
     /// child cgroup of it whose `memory.max` enforces the memory limit (see `docs/runtime.md`).
     public var cgroup: URL?
+    /// How the host misbehaves when the extension loads (none by default).
+    public var faults: HostFaults
     /// Whether the tree may have a PID namespace of its own; the tests turn it off to show the fallback.
     var allowsPIDNamespace = true
 
     public init(limits: ExtensionLimits? = nil, device: DeviceClass? = nil, user: ExtensionUser = .post, appGroupContainers: URL? = nil,
-                cgroup: URL? = nil, openURL: (@Sendable (URL) -> Bool)? = nil) {
+                cgroup: URL? = nil, openURL: (@Sendable (URL) -> Bool)? = nil, faults: HostFaults = HostFaults()) {
         self.limits = limits
+        self.faults = faults
         self.device = device
         self.user = user
         self.appGroupContainers = appGroupContainers
@@ -51,7 +54,8 @@ public struct ExtensionHost: Sendable {
         // tasks (the host's own) need meanwhile.
         return try await BlockingThreads.run { [self, environment] () throws(ExtensionRuntimeError) -> ExtensionRun in
             let supervisor = try Supervisor(bundle: bundle, work: .share(items), limits: limits, baseline: baseline, environment: environment,
-                                            appGroupContainers: appGroupContainers, cgroup: cgroup, pidNamespace: allowsPIDNamespace, openURL: openURL)
+                                            appGroupContainers: appGroupContainers, cgroup: cgroup, pidNamespace: allowsPIDNamespace, openURL: openURL,
+                                            faults: faults)
             return supervisor.supervise()
         }
     }

@@ -13,6 +13,7 @@ final class LoadServer: Sendable {
     private let store: URL
     /// The bytes a stream may still bring into the extension's container.
     private let diskRoom: @Sendable () -> Int64
+    private let faults: HostFaults
     private let state = Locked<State>(State())
 
     private struct State {
@@ -27,10 +28,13 @@ final class LoadServer: Sendable {
         /// The pumps still running: each one's stop, and its end, resolved once its load's record is final.
         var pumps: [(stop: Wakeup, ended: ReplyBox<Void>)] = []
         var ended = false
+        /// How many loads the extension has asked for.
+        var asked = 0
     }
 
-    init(providers: [NSItemProvider], outbox: Outbox, store: URL, diskRoom: @escaping @Sendable () -> Int64) {
+    init(providers: [NSItemProvider], outbox: Outbox, store: URL, faults: HostFaults, diskRoom: @escaping @Sendable () -> Int64) {
         self.providers = providers
+        self.faults = faults
         self.outbox = outbox
         self.store = store
         self.diskRoom = diskRoom
@@ -42,14 +46,40 @@ final class LoadServer: Sendable {
     /// Serves load `id`: the extension's call on attachment `attachment`, made on the host's provider.
     func serve(id: UInt32, attachment: Int, type: String, form: WireForm) {
         let record = ExtensionLoad(typeIdentifier: type, form: form.name)
-        let accepted = state.withLock { state -> Bool in
-            guard !state.ended else { return false }
+        let number = state.withLock { state -> Int? in
+            guard !state.ended else { return nil }
             // Pending before the provider starts: its answer may come before its load returns.
             state.pending[id] = .some(nil)
-            return true
+            state.asked += 1
+            return state.asked
         }
-        guard accepted else {
+        guard let number else {
             return outbox.send(.loaded(id: id, .failed(RemoteError(domain: NSItemProviderErrorDomain, code: -1, message: "the request has ended"))))
+        }
+        switch number {
+        case faults.hangingLoad:
+            // Recorded now, since no answer will record it; it stays pending until the request ends.
+            var record = record
+            record.failure = "never answered: the host hangs on load \(number) (fault load-hangs)"
+            state.withLock { $0.records.append(record) }
+        case faults.failingLoad:
+            deliver(id, .failure(.itemUnavailableError, "the host fails load \(number) (fault load-fails)"), record: record)
+        default:
+            guard faults.loadDelay > .zero else { return ask(id: id, attachment: attachment, type: type, form: form, record: record) }
+            let (seconds, attoseconds) = faults.loadDelay.components
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))) { [self] in
+                ask(id: id, attachment: attachment, type: type, form: form, record: record)
+            }
+        }
+    }
+
+    /// Makes load `id` on the host's provider, unless the request ended (nothing is waiting) or the load was
+    /// cancelled meanwhile (answered as the provider answers a cancelled load).
+    private func ask(id: UInt32, attachment: Int, type: String, form: WireForm, record: ExtensionLoad) {
+        let (ended, cancelled) = state.withLock { ($0.ended, $0.pending[id] == nil) }
+        if ended { return }
+        if cancelled {
+            return deliver(id, .failure(NSError(domain: NSCocoaErrorDomain, code: NSUserCancelledError), "cancelled"), record: record)
         }
         let progress = ProviderMirror.answer(providers[attachment], type: type, form: form, store: store) { [self] answer in
             deliver(id, answer, record: record)

@@ -81,7 +81,8 @@ final class Supervisor {
     static let alertRecords = 100
 
     init(bundle: ExtensionBundle, work: Work, limits: ExtensionLimits, baseline: Int = 0, environment extra: [String: String] = [:],
-         appGroupContainers: URL?, cgroup: URL?, pidNamespace: Bool, openURL: (@Sendable (URL) -> Bool)?) throws(ExtensionRuntimeError) {
+         appGroupContainers: URL?, cgroup: URL?, pidNamespace: Bool, openURL: (@Sendable (URL) -> Bool)?,
+         faults: HostFaults = HostFaults()) throws(ExtensionRuntimeError) {
         self.bundle = bundle
         self.limits = limits
         self.baseline = baseline
@@ -156,7 +157,7 @@ final class Supervisor {
         }
         let usage = diskUsage
         let limit = Int64(limits.disk)
-        loads = LoadServer(providers: items.flatMap { $0.attachments ?? [] }, outbox: outbox, store: container.store.url,
+        loads = LoadServer(providers: items.flatMap { $0.attachments ?? [] }, outbox: outbox, store: container.store.url, faults: faults,
                            diskRoom: { limit - Int64(usage.withLock { $0.bytes }) })
     }
 
