@@ -72,3 +72,23 @@ extension PredicateEvaluator {
         return subject.conforms(to: UTType(supertype) ?? UTType(importedAs: supertype))
     }
 }
+
+extension ExtensionManifest {
+    /// Whether the system would offer the extension for a share, and if not, why; as on a device, the types
+    /// its Info.plist declares are registered first, so that its rule can name them. An extension without a
+    /// rule is never offered.
+    ///
+    /// - Throws: `PredicateSyntaxError` for a predicate string that does not parse.
+    public func activation(for input: ActivationInput) throws(PredicateSyntaxError) -> ActivationResult {
+        #if canImport(OpenUniformTypeIdentifiers)
+        if let path, let data = FileManager.default.contents(atPath: path),
+           let declarations = try? UTTypeDeclaration.declarations(inInfoPlist: data) {
+            UTType.registerDeclarations(declarations)
+        }
+        #endif
+        guard let rule = activationRule else {
+            return ActivationResult(matches: false, reasons: ["no NSExtensionActivationRule: the extension is never offered"], predicate: "")
+        }
+        return try rule.evaluate(input)
+    }
+}

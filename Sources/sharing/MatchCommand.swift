@@ -54,19 +54,13 @@ struct ActivationAnswer: Encodable {
 
     /// Evaluates `manifest`'s activation rule (the types its Info.plist declares taking part, as on a device).
     init(manifest: ExtensionManifest, source: String, input: ActivationInput, explain: Bool) throws {
-        Self.registerDeclarations(of: manifest)
         self.manifest = source
         name = manifest.displayName.flatMap { $0.contains("$(") ? nil : $0 } ?? manifest.bundleIdentifier ?? source
-        guard let rule = manifest.activationRule else {
-            appears = false
-            reasons = ["no NSExtensionActivationRule: the extension is never offered"]
-            return
-        }
         do {
-            let result = try rule.evaluate(input)
+            let result = try manifest.activation(for: input)
             appears = result.matches
             reasons = result.reasons
-            predicate = explain ? result.predicate : nil
+            predicate = explain && manifest.activationRule != nil ? result.predicate : nil
         } catch {
             throw BadInput("\(source): NSExtensionActivationRule does not parse: \(error)")
         }
@@ -79,13 +73,5 @@ struct ActivationAnswer: Encodable {
             if let predicate = answer.predicate { Output.line("  rule: \(predicate)") }
             for reason in answer.reasons { Output.line("  " + reason) }
         }
-    }
-
-    private static func registerDeclarations(of manifest: ExtensionManifest) {
-        #if canImport(OpenUniformTypeIdentifiers)
-        guard let path = manifest.path, let data = FileManager.default.contents(atPath: path),
-              let declarations = try? UTTypeDeclaration.declarations(inInfoPlist: data) else { return }
-        UTType.registerDeclarations(declarations)
-        #endif
     }
 }
