@@ -10,7 +10,7 @@ SWIFT ?= swift
 PACKAGES := zip unzip pkg-config libssl-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libde265-dev libheif-dev libtiff-dev
 # PyPI packages the tests use as independent checks (BLAKE3's reference implementation; Pillow reading the
 # images ImageIO's stand-in writes).
-PYTHON_PACKAGES := blake3 pillow
+PYTHON_PACKAGES := blake3 pillow jsonschema
 # More for the benchmarks' peers.
 BENCH_PACKAGES := $(PACKAGES) gcc libglib2.0-dev shared-mime-info libvips-tools imagemagick libheif-examples libjpeg-turbo-progs
 # The benchmarks' Python peers and references, pinned, in a virtual environment of their own: Pillow, and
@@ -26,7 +26,7 @@ EXTENSIONS := Uppercase ImageSaver FileSaver NeverCompletes CrashesMidLoad Memor
 
 deps:
 	@Tools/install-system-packages.sh $(PACKAGES)
-	@python3 -c "import blake3, PIL" 2>/dev/null || python3 -m pip install --quiet --root-user-action=ignore $(PYTHON_PACKAGES)
+	@python3 -c "import blake3, PIL, jsonschema" 2>/dev/null || python3 -m pip install --quiet --root-user-action=ignore $(PYTHON_PACKAGES)
 
 # Each bundle is made as a user's are: by the package's own plugin, `swift package appex`.
 extensions: deps

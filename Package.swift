@@ -235,8 +235,13 @@ package.targets += [
         swiftSettings: strictSettings
     ),
 ]
+// The conformance matrix: an extension against hosts, devices and faults (`sharing test`, and from Swift).
+package.products.append(.library(name: "ConformanceMatrix", targets: ["ConformanceMatrix"]))
+package.targets.append(.target(name: "ConformanceMatrix", dependencies: ["ExtensionRuntime", "HostProfiles", "ExtensionManifest", "OpenItemProvider", "OpenExtensionUI", "ShareInbox", "OpenImageIO", "OpenCoreFoundation"],
+                               swiftSettings: strictSettings))
+package.targets.append(.testTarget(name: "ConformanceMatrixTests", dependencies: ["ConformanceMatrix", "ExtensionRuntime", "HostProfiles", "OpenExtensionUI"], swiftSettings: strictSettings))
 if let sharing = package.targets.firstIndex(where: { $0.name == "sharing" }) {
-    package.targets[sharing].dependencies.append("ExtensionRuntime")
+    package.targets[sharing].dependencies += ["ExtensionRuntime", "ConformanceMatrix"]
 }
 /// The example extensions (Examples/Extensions): each an executable that `make extensions` puts in a bundle
 /// of the same name beside its Info.plist.

@@ -11,7 +11,7 @@ show() {
     "$sharing" "$@"
 }
 
-rm -rf demo-inbox demo-app-group demo-data-store
+rm -rf demo-inbox demo-app-group demo-data-store demo-matrix
 show receive --host photos --file Examples/files/sunset.jpg --file Examples/files/diagram.png --file Examples/files/clip.mp4 --previews 120 --inbox demo-inbox
 show receive --host safari --url https://www.apple.com/ --title "Apple" --inbox demo-inbox
 show receive --share Examples/shares/duplicates.json --inbox demo-inbox
@@ -35,6 +35,9 @@ show run .build/extensions/NeverCompletes.appex --host safari --url https://www.
     echo "(exit status $?: the extension never ended the request)"
 show run .build/extensions/MemoryHog.appex --host notes --text "anything" --memory-limit 64MB ||
     echo "(exit status $?: killed at its memory limit)"
+show test .build/extensions/Uppercase.appex .build/extensions/ImageSaver.appex .build/extensions/MemoryHog.appex \
+    --hosts notes,photos,safari --faults none,load-fails --work demo-matrix ||
+    echo "(exit status $?: the memory hog is interrupted wherever it is offered)"
 show notify .build/extensions/BundledAttachment.appex --payload Examples/payloads/lunch.json --payload Examples/payloads/plain.json \
     --data-store demo-data-store
 show notify .build/extensions/BannerRenderer.appex --payload Examples/payloads/lunch.json --device iphone-13 --data-store demo-data-store ||

@@ -4,8 +4,8 @@ import CryptoKit
 #else
 import COpenSSL
 #endif
-import Foundation
-import SharingSystem
+package import Foundation
+package import SharingSystem
 
 /// A payload's hash, naming its algorithm: `blake3:…` as the inbox writes it, `sha256:…` as older inboxes
 /// wrote it. Two hashes are the same only with the same algorithm.
@@ -58,7 +58,7 @@ public struct ContentHash: Sendable, Hashable, Codable, CustomStringConvertible 
 }
 
 /// A hash fed in pieces, by one thread at a time (the copy engine's reader, then its caller).
-final class ContentHasher: @unchecked Sendable {
+package final class ContentHasher: @unchecked Sendable {
     let algorithm: ContentHash.Algorithm
     private let lock = NSLock()
     private var blake3 = osb3_hasher()
@@ -68,7 +68,7 @@ final class ContentHasher: @unchecked Sendable {
     private var sha256 = SHA256_CTX()
     #endif
 
-    init(_ algorithm: ContentHash.Algorithm = ContentHash.preferredAlgorithm) {
+    package init(_ algorithm: ContentHash.Algorithm = ContentHash.preferredAlgorithm) {
         self.algorithm = algorithm
         switch algorithm {
         case .blake3: osb3_init(&blake3)
@@ -93,12 +93,12 @@ final class ContentHasher: @unchecked Sendable {
         }
     }
 
-    func update(_ text: String) {
+    package func update(_ text: String) {
         var text = text
         text.withUTF8 { update(UnsafeRawBufferPointer($0)) }
     }
 
-    func finalize() -> ContentHash {
+    package func finalize() -> ContentHash {
         lock.lock()
         defer { lock.unlock() }
         var digest = [UInt8](repeating: 0, count: 32)
@@ -135,7 +135,7 @@ extension ContentHash {
     /// paths, each `KIND NUL PATH NUL DETAIL NUL` with PATH relative to the root — `d` for a directory (no
     /// detail), `f` for a regular file (its size, a space, its hash in hexadecimal), `l` for a link (its
     /// target; never followed).
-    static func of(treeAt root: URL, _ algorithm: Algorithm = preferredAlgorithm) throws(SystemError) -> ContentHash {
+    package static func of(treeAt root: URL, _ algorithm: Algorithm = preferredAlgorithm) throws(SystemError) -> ContentHash {
         let hasher = ContentHasher(algorithm)
         for entry in try TreeCopier.walk(root) {
             switch entry.kind {

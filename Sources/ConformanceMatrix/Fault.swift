@@ -1,0 +1,179 @@
+import Foundation
+public import ExtensionRuntime
+
+/// A way the host or the device treats an extension badly, named and parameterised as `name(param=value)`:
+/// one axis of the conformance matrix, and `sharing run --fault`.
+///
+/// Load faults are injected on the host's side (`HostFaults`); limit faults set the run's limits. Each fault's
+/// `description` is its canonical spec, which `init(parsing:)` reads back.
+public enum Fault: Sendable, Hashable, CustomStringConvertible {
+    /// Nothing goes wrong.
+    case none
+    /// Every load is answered `delay` later.
+    case slowHost(delay: Duration)
+    /// The `nth` load fails (the host's provider is not asked).
+    case loadFails(nth: Int)
+    /// The `nth` load is never answered.
+    case loadHangs(nth: Int)
+    /// The memory limit is `megabytes` (a device with less memory than the point's default).
+    case memoryLimit(megabytes: Int)
+    /// The request's time limit is `seconds`.
+    case timeLimit(seconds: Double)
+
+    /// The faults a matrix runs when none are named: no fault, the first load failing, and a slow host. Short
+    /// enough that a grid of every example and every host runs in minutes.
+    public static let standard: [Fault] = [.none, .loadFails(nth: 1), .slowHost(delay: .seconds(2))]
+
+    /// Every fault with the parameters worth trying: the standard ones, a hanging load, and the memory limits
+    /// of the smallest devices and points (24 MB, a notification service's; 70 MB; 120 MB, a share extension's).
+    public static let all: [Fault] = standard + [.loadHangs(nth: 1), .memoryLimit(megabytes: 24), .memoryLimit(megabytes: 70),
+                                                  .memoryLimit(megabytes: 120), .timeLimit(seconds: 2)]
+
+    /// The fault's name, without parameters.
+    public var name: String {
+        switch self {
+        case .none: "none"
+        case .slowHost: "slow-host"
+        case .loadFails: "load-fails"
+        case .loadHangs: "load-hangs"
+        case .memoryLimit: "memory-limit"
+        case .timeLimit: "time-limit"
+        }
+    }
+
+    /// The fault's parameters as written in its spec.
+    public var parameters: [(name: String, value: String)] {
+        switch self {
+        case .none: []
+        case .slowHost(let delay): [("delay", Self.format(delay))]
+        case .loadFails(let nth), .loadHangs(let nth): [("nth", String(nth))]
+        case .memoryLimit(let megabytes): [("mb", String(megabytes))]
+        case .timeLimit(let seconds): [("s", Self.format(seconds))]
+        }
+    }
+
+    public var description: String {
+        parameters.isEmpty ? name : "\(name)(\(parameters.map { "\($0.name)=\($0.value)" }.joined(separator: ",")))"
+    }
+
+    /// Reads a spec: `none`, `slow-host(delay=2s)` (or `500ms`), `load-fails(nth=1)`, `load-hangs(nth=1)`,
+    /// `memory-limit(mb=24)`, `time-limit(s=5)`; a parameter left out takes the value shown.
+    ///
+    /// - Throws: `FaultSpecError` naming the spec and what is wrong with it.
+    public init(parsing spec: String) throws(FaultSpecError) {
+        let trimmed = spec.trimmingCharacters(in: .whitespaces)
+        var name = Substring(trimmed)
+        var given: [String: String] = [:]
+        if let open = trimmed.firstIndex(of: "(") {
+            guard trimmed.hasSuffix(")") else { throw FaultSpecError(spec: spec, problem: "a '(' without its closing ')'") }
+            name = Substring(trimmed[..<open].trimmingCharacters(in: .whitespaces))
+            let inside = trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]
+            let pairs = inside.allSatisfy(\.isWhitespace) ? [] : inside.split(separator: ",", omittingEmptySubsequences: false)
+            for pair in pairs {
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let key = parts[0].trimmingCharacters(in: .whitespaces)
+                guard parts.count == 2, !key.isEmpty else { throw FaultSpecError(spec: spec, problem: "'\(pair)' is not name=value") }
+                guard given.updateValue(parts[1].trimmingCharacters(in: .whitespaces), forKey: key) == nil else {
+                    throw FaultSpecError(spec: spec, problem: "\(key) is given twice")
+                }
+            }
+        }
+        func take(_ key: String, default value: String) -> String { given.removeValue(forKey: key) ?? value }
+        func count(_ key: String) throws(FaultSpecError) -> Int {
+            let text = take(key, default: "1")
+            guard let value = Int(text), value >= 1 else { throw FaultSpecError(spec: spec, problem: "\(key)=\(text) is not a whole number of at least 1") }
+            return value
+        }
+        switch name {
+        case "none":
+            self = .none
+        case "slow-host":
+            let text = take("delay", default: "2s")
+            guard let delay = Self.duration(text) else { throw FaultSpecError(spec: spec, problem: "delay=\(text) is not a duration such as 2s or 500ms") }
+            self = .slowHost(delay: delay)
+        case "load-fails":
+            self = .loadFails(nth: try count("nth"))
+        case "load-hangs":
+            self = .loadHangs(nth: try count("nth"))
+        case "memory-limit":
+            let megabytes = try count("mb")
+            self = .memoryLimit(megabytes: megabytes)
+        case "time-limit":
+            let text = take("s", default: "5")
+            guard let seconds = Double(text), seconds > 0, seconds.isFinite else { throw FaultSpecError(spec: spec, problem: "s=\(text) is not a number of seconds above 0") }
+            self = .timeLimit(seconds: seconds)
+        default:
+            throw FaultSpecError(spec: spec, problem: "no fault is named '\(name)'; the faults: none, slow-host, load-fails, load-hangs, memory-limit, time-limit")
+        }
+        if let unknown = given.keys.sorted().first {
+            throw FaultSpecError(spec: spec, problem: "\(self.name) takes no parameter '\(unknown)'")
+        }
+    }
+
+    /// Reads a list of specs as an option gives it: `standard`, `all`, or specs separated by commas outside
+    /// parentheses (`none,slow-host(delay=1s)`).
+    public static func list(parsing text: String) throws(FaultSpecError) -> [Fault] {
+        switch text {
+        case "standard": return standard
+        case "all": return all
+        default:
+            var specs: [String] = [], current = "", depth = 0
+            for character in text {
+                if character == "(" { depth += 1 } else if character == ")" { depth -= 1 }
+                if character == "," && depth == 0 {
+                    specs.append(current)
+                    current = ""
+                } else {
+                    current.append(character)
+                }
+            }
+            specs.append(current)
+            var faults: [Fault] = []
+            for spec in specs {
+                let fault = try Fault(parsing: spec)
+                if !faults.contains(fault) { faults.append(fault) }
+            }
+            return faults
+        }
+    }
+
+    /// Applies the fault to a run's limits and its host's misbehaviour.
+    public func apply(to limits: inout ExtensionLimits, _ faults: inout HostFaults) {
+        switch self {
+        case .none: break
+        case .slowHost(let delay): faults.loadDelay = delay
+        case .loadFails(let nth): faults.failingLoad = nth
+        case .loadHangs(let nth): faults.hangingLoad = nth
+        case .memoryLimit(let megabytes): limits.memory = megabytes << 20
+        case .timeLimit(let seconds): limits.request = .milliseconds(Int((seconds * 1000).rounded()))
+        }
+    }
+
+    private static func duration(_ text: String) -> Duration? {
+        let (number, scale): (Substring, Double) = text.hasSuffix("ms") ? (text.dropLast(2), 1e-3) : text.hasSuffix("s") ? (text.dropLast(), 1) : (Substring(text), 1)
+        guard let value = Double(number), value >= 0, value.isFinite, value * scale <= 3600 else { return nil }
+        return .milliseconds(Int((value * scale * 1000).rounded()))
+    }
+
+    private static func format(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}
+
+/// A fault spec that does not read: the spec, and what is wrong with it.
+public struct FaultSpecError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var spec: String
+    public var problem: String
+
+    public init(spec: String, problem: String) {
+        self.spec = spec
+        self.problem = problem
+    }
+
+    public var description: String { "fault '\(spec)': \(problem)" }
+}
