@@ -2,37 +2,43 @@ public import ExtensionRuntime
 import Foundation
 
 /// How one cell of the matrix ended: the runtime's one outcome, or what the matrix itself saw.
-public enum CellStatus: String, Codable, Sendable, CaseIterable {
-    case completed
-    case cancelled
-    case interruptedMemory = "interrupted-memory"
-    case interruptedTimeout = "interrupted-timeout"
-    case interruptedDisk = "interrupted-disk"
-    case crashed
-    case protocolViolation = "protocol-violation"
-    case notActivated = "not-activated"
+public enum CellStatus: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
+    /// The run's own status (`not-activated` decided before any process starts).
+    case run(ExtensionStatus)
     /// The host was killed on purpose and nothing of the extension outlived it.
-    case hostKilled = "host-killed"
+    case hostKilled
     /// A process of the extension outlived its host.
     case leaked
     /// The matrix could not run the cell (its `sharing run` printed no report, or did not end).
-    case harnessError = "harness-error"
+    case harnessError
 
-    public init(_ status: ExtensionStatus) {
-        self = CellStatus(rawValue: status.rawValue) ?? .harnessError
+    public static let allCases: [CellStatus] = ExtensionStatus.allCases.map(CellStatus.run) + [.hostKilled, .leaked, .harnessError]
+
+    public init?(rawValue: String) {
+        guard let status = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = status
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .run(let status): status.rawValue
+        case .hostKilled: "host-killed"
+        case .leaked: "leaked"
+        case .harnessError: "harness-error"
+        }
     }
 
     /// The grid's symbol.
     public var symbol: String {
         switch self {
-        case .completed: "✓"
-        case .cancelled: "C"
-        case .interruptedMemory: "M"
-        case .interruptedTimeout: "T"
-        case .interruptedDisk: "D"
-        case .crashed: "X"
-        case .protocolViolation: "P"
-        case .notActivated: "·"
+        case .run(.completed): "✓"
+        case .run(.cancelled): "C"
+        case .run(.interruptedMemory): "M"
+        case .run(.interruptedTimeout): "T"
+        case .run(.interruptedDisk): "D"
+        case .run(.crashed): "X"
+        case .run(.protocolViolation): "P"
+        case .run(.notActivated): "·"
         case .hostKilled: "K"
         case .leaked: "L"
         case .harnessError: "E"
@@ -41,7 +47,7 @@ public enum CellStatus: String, Codable, Sendable, CaseIterable {
 
     /// What a cell is expected to end as when no expectation names it: completed, cancelled with an error,
     /// or not offered at all.
-    public static let expectedByDefault: [CellStatus] = [.completed, .cancelled, .notActivated]
+    public static let expectedByDefault: [CellStatus] = [.run(.completed), .run(.cancelled), .run(.notActivated)]
 }
 
 /// One run of one bundle: its host profile, device, user and fault.
@@ -112,7 +118,7 @@ public struct CellResult: Codable, Sendable {
         self.logTail = report?.log ?? logTail
         self.reproduce = reproduce
         notes = []
-        guard status == .completed else { return }
+        guard status == .run(.completed) else { return }
         if loads.isEmpty && attachments > 0 {
             notes.append(attachments == 1 ? "its attachment was never loaded" : "none of its \(attachments) attachments was loaded")
         }
@@ -230,12 +236,12 @@ extension MatrixReport {
     public func junit() -> String {
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         let failures = unexpected.count
-        xml += #"<testsuites name="sharing test" tests="\#(cells.count)" failures="\#(failures)" skipped="\#(cells.filter { $0.status == .notActivated }.count)">"# + "\n"
+        xml += #"<testsuites name="sharing test" tests="\#(cells.count)" failures="\#(failures)" skipped="\#(cells.filter { $0.status == .run(.notActivated) }.count)">"# + "\n"
         let suites = orderedUnique(cells.map { "\($0.cell.bundleName).\($0.cell.host)" })
         for suite in suites {
             let members = cells.filter { "\($0.cell.bundleName).\($0.cell.host)" == suite }
             let time = members.reduce(0) { $0 + $1.seconds }
-            xml += #"  <testsuite name="\#(escape(suite))" tests="\#(members.count)" failures="\#(members.filter { !$0.isExpected }.count)" skipped="\#(members.filter { $0.status == .notActivated }.count)" time="\#(String(format: "%.3f", time))">"# + "\n"
+            xml += #"  <testsuite name="\#(escape(suite))" tests="\#(members.count)" failures="\#(members.filter { !$0.isExpected }.count)" skipped="\#(members.filter { $0.status == .run(.notActivated) }.count)" time="\#(String(format: "%.3f", time))">"# + "\n"
             for result in members {
                 xml += #"    <testcase classname="\#(escape(suite))" name="\#(escape(result.cell.name))" time="\#(String(format: "%.3f", result.seconds))">"# + "\n"
                 xml += "      <properties>\n"
@@ -249,7 +255,7 @@ extension MatrixReport {
                     let text = ([result.reproduce, "status: \(result.status.rawValue), expected \(result.expected.map(\.rawValue).joined(separator: " or "))"]
                                 + (result.reason.map { ["reason: \($0)"] } ?? []) + result.logTail).joined(separator: "\n")
                     xml += #"      <failure type="\#(result.status.rawValue)" message="\#(escape(result.reason ?? result.status.rawValue))">\#(escape(text))</failure>"# + "\n"
-                } else if result.status == .notActivated {
+                } else if result.status == .run(.notActivated) {
                     xml += #"      <skipped message="\#(escape(result.reason ?? "not activated"))"/>"# + "\n"
                 }
                 xml += "    </testcase>\n"

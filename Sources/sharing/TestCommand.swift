@@ -224,7 +224,7 @@ struct TestCommand: AsyncParsableCommand {
     /// Runs one cell: decided here when the extension would not be offered, else its own `sharing run`.
     static func run(_ planned: Planned, limit: Double) -> CellResult {
         guard planned.activated else {
-            return CellResult(cell: planned.cell, status: .notActivated, reason: planned.activationReasons.joined(separator: "; "), seconds: 0,
+            return CellResult(cell: planned.cell, status: .run(.notActivated), reason: planned.activationReasons.joined(separator: "; "), seconds: 0,
                               report: nil, appGroupFiles: [], attachments: planned.attachments, reproduce: planned.reproduce)
         }
         let groups = URL(fileURLWithPath: planned.arguments[planned.arguments.count - 1], isDirectory: true)
@@ -239,7 +239,7 @@ struct TestCommand: AsyncParsableCommand {
         }.sorted()
         switch outcome {
         case .report(let report):
-            return CellResult(cell: planned.cell, status: CellStatus(report.status), reason: report.reason, seconds: seconds, report: report,
+            return CellResult(cell: planned.cell, status: .run(report.status), reason: report.reason, seconds: seconds, report: report,
                               appGroupFiles: kept, attachments: planned.attachments, reproduce: planned.reproduce)
         case .failed(let why, let errorOutput):
             return CellResult(cell: planned.cell, status: .harnessError, reason: why, seconds: seconds, report: nil, appGroupFiles: kept,
