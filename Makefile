@@ -6,8 +6,8 @@
 
 SWIFT ?= swift
 
-# Debian packages the build and the tests need.
-PACKAGES := zip unzip pkg-config libssl-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libde265-dev libheif-dev libtiff-dev
+# Debian packages the build and the tests need (Chromium renders `sharing test --html` for its test).
+PACKAGES := zip unzip pkg-config libssl-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libde265-dev libheif-dev libtiff-dev chromium
 # PyPI packages the tests use as independent checks (BLAKE3's reference implementation; Pillow reading the
 # images ImageIO's stand-in writes).
 PYTHON_PACKAGES := blake3 pillow jsonschema

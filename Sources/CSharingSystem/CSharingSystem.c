@@ -175,6 +175,10 @@ int csharing_pipe(int descriptors[2]) {
     return pipe2(descriptors, O_CLOEXEC);
 }
 
+int csharing_accept(int socket) {
+    return accept4(socket, NULL, NULL, SOCK_CLOEXEC);
+}
+
 ssize_t csharing_write_without_sigpipe(int descriptor, const void *bytes, size_t length) {
     sigset_t pipe_only, previous, pending;
     sigemptyset(&pipe_only);
@@ -236,6 +240,7 @@ int csharing_memfd_create(const char *name) { (void)name; errno = ENOSYS; return
 int csharing_memfd_seal(int descriptor) { (void)descriptor; errno = ENOSYS; return -1; }
 int csharing_memfd_is_sealed(int descriptor) { (void)descriptor; errno = ENOSYS; return -1; }
 int csharing_pipe(int descriptors[2]) { (void)descriptors; errno = ENOSYS; return -1; }
+int csharing_accept(int socket) { (void)socket; errno = ENOSYS; return -1; }
 ssize_t csharing_write_without_sigpipe(int descriptor, const void *bytes, size_t length) {
     (void)descriptor; (void)bytes; (void)length; errno = ENOSYS; return -1;
 }

@@ -21,6 +21,53 @@ public enum DefaultShare {
         return SharedContent(files: [photo, pdf], urls: [pageURL], texts: [note], title: title)
     }
 
+    /// Writes the payloads a notification service is sent when it is given none, into `directory`: an alert
+    /// only (the service is not asked), a mutable notification with an image to download from
+    /// `image` (the key Firebase's image notifications use, `fcm_options.image`), the same not mutable (shown as
+    /// sent), and one over APNs' 4096 bytes (refused before any device sees it). Returns them in that order.
+    public static func writePayloads(into directory: URL, image: URL) throws -> [URL] {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let imageOptions = #""fcm_options": {"image": "\#(image.absoluteString)"}"#
+        let payloads = [
+            ("alert-only", #"{"aps": {"alert": {"title": "Hello", "body": "An alert with nothing to change"}}}"#),
+            ("mutable-image", #"{"aps": {"alert": {"title": "A photo", "body": "With its image"}, "mutable-content": 1}, \#(imageOptions)}"#),
+            ("not-mutable", #"{"aps": {"alert": {"title": "A photo", "body": "Its image is not downloaded"}, "mutable-content": 0}, \#(imageOptions)}"#),
+            ("over-4kb", #"{"aps": {"alert": {"title": "Too large"}, "mutable-content": 1}, "padding": "\#(String(repeating: "x", count: 4200))"}"#),
+        ]
+        return try payloads.map { name, json in
+            let file = directory.appendingPathComponent("\(name).json")
+            try writeIfChanged(Data(json.utf8), to: file)
+            return file
+        }
+    }
+
+    /// Writes a large share into `directory` (each file made once, then kept): ten 48 MP photos (8000 × 6000,
+    /// the size of a recent iPhone's main camera), or one 2 GiB file (sparse: it costs no disk until read).
+    public static func writeLarge(_ kind: Fault.LargeShare, into directory: URL) throws -> [URL] {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        switch kind {
+        case .photos:
+            let photos = (1...10).map { directory.appendingPathComponent("photo-48mp-\($0).jpg") }
+            if !isFile(photos[0]) { try jpeg(width: 8000, height: 6000).write(to: photos[0], options: .atomic) }
+            for photo in photos.dropFirst() where !isFile(photo) { try FileManager.default.copyItem(at: photos[0], to: photo) }
+            return photos
+        case .file:
+            let file = directory.appendingPathComponent("file-2gib.bin")
+            let size: UInt64 = 2 << 30
+            if (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? UInt64) != size {
+                guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw GeneratorError("cannot make \(file.path)") }
+                let handle = try FileHandle(forWritingTo: file)
+                defer { try? handle.close() }
+                try handle.truncate(atOffset: size)
+            }
+            return [file]
+        }
+    }
+
+    private static func isFile(_ url: URL) -> Bool {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0) > 0
+    }
+
     /// The part of the default set a host profile shares, as a person would share from that app: a photo from
     /// Photos and Messages, the PDF from Files, the page from a browser, the note from Notes and Mail (the
     /// content of `Examples/make-shares.sh`, the fixtures' own). A host named here for nothing, or not named,
@@ -86,6 +133,6 @@ public enum DefaultShare {
 
     struct GeneratorError: Error, CustomStringConvertible {
         var description: String
-        init(_ description: String) { self.description = "the default share's photo: \(description)" }
+        init(_ description: String) { self.description = "the share's files: \(description)" }
     }
 }

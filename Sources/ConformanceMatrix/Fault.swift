@@ -19,15 +19,36 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
     case memoryLimit(megabytes: Int)
     /// The request's time limit is `seconds`.
     case timeLimit(seconds: Double)
+    /// The host itself is killed `after` the extension starts, as a host app killed mid-share: nothing of the
+    /// extension may outlive it (the matrix checks within a second).
+    case hostKilled(after: Duration)
+    /// The share is large: ten 48 MP photos, or one 2 GiB file, added to what the host shares.
+    case largeShare(LargeShare)
+
+    /// What a large share holds.
+    public enum LargeShare: String, Sendable, Hashable, CaseIterable {
+        case photos, file
+    }
 
     /// The faults a matrix runs when none are named: no fault, the first load failing, and a slow host. Short
     /// enough that a grid of every example and every host runs in minutes.
     public static let standard: [Fault] = [.none, .loadFails(nth: 1), .slowHost(delay: .seconds(2))]
 
-    /// Every fault with the parameters worth trying: the standard ones, a hanging load, and the memory limits
-    /// of the smallest devices and points (24 MB, a notification service's; 70 MB; 120 MB, a share extension's).
+    /// Every fault with the parameters worth trying: the standard ones, a hanging load, the memory limits of the
+    /// smallest devices and points (24 MB, a notification service's; 70 MB; 120 MB, a share extension's), a short
+    /// time limit, the host killed, and both large shares.
     public static let all: [Fault] = standard + [.loadHangs(nth: 1), .memoryLimit(megabytes: 24), .memoryLimit(megabytes: 70),
-                                                  .memoryLimit(megabytes: 120), .timeLimit(seconds: 2)]
+                                                  .memoryLimit(megabytes: 120), .timeLimit(seconds: 2), .hostKilled(after: .milliseconds(500)),
+                                                  .largeShare(.photos), .largeShare(.file)]
+
+    /// Whether the fault means anything to a notification service, which loads nothing from its host: the
+    /// limits and the host's death do.
+    public var appliesToNotifications: Bool {
+        switch self {
+        case .none, .memoryLimit, .timeLimit, .hostKilled: true
+        case .slowHost, .loadFails, .loadHangs, .largeShare: false
+        }
+    }
 
     /// The fault's name, without parameters.
     public var name: String {
@@ -38,6 +59,8 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
         case .loadHangs: "load-hangs"
         case .memoryLimit: "memory-limit"
         case .timeLimit: "time-limit"
+        case .hostKilled: "host-killed"
+        case .largeShare: "large-share"
         }
     }
 
@@ -49,6 +72,8 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
         case .loadFails(let nth), .loadHangs(let nth): [("nth", String(nth))]
         case .memoryLimit(let megabytes): [("mb", String(megabytes))]
         case .timeLimit(let seconds): [("s", Self.format(seconds))]
+        case .hostKilled(let after): [("after", Self.format(after))]
+        case .largeShare(let kind): [("kind", kind.rawValue)]
         }
     }
 
@@ -57,7 +82,8 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Reads a spec: `none`, `slow-host(delay=2s)` (or `500ms`), `load-fails(nth=1)`, `load-hangs(nth=1)`,
-    /// `memory-limit(mb=24)`, `time-limit(s=5)`; a parameter left out takes the value shown.
+    /// `memory-limit(mb=24)`, `time-limit(s=5)`, `host-killed(after=500ms)`, `large-share(kind=photos)` (or
+    /// `file`); a parameter left out takes the value shown.
     ///
     /// - Throws: `FaultSpecError` naming the spec and what is wrong with it.
     public init(parsing spec: String) throws(FaultSpecError) {
@@ -84,13 +110,22 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
             guard let value = Int(text), value >= 1 else { throw FaultSpecError(spec: spec, problem: "\(key)=\(text) is not a whole number of at least 1") }
             return value
         }
+        func duration(_ key: String, default value: String) throws(FaultSpecError) -> Duration {
+            let text = take(key, default: value)
+            guard let duration = Self.duration(text) else { throw FaultSpecError(spec: spec, problem: "\(key)=\(text) is not a duration such as 2s or 500ms") }
+            return duration
+        }
         switch name {
         case "none":
             self = .none
         case "slow-host":
-            let text = take("delay", default: "2s")
-            guard let delay = Self.duration(text) else { throw FaultSpecError(spec: spec, problem: "delay=\(text) is not a duration such as 2s or 500ms") }
-            self = .slowHost(delay: delay)
+            self = .slowHost(delay: try duration("delay", default: "2s"))
+        case "host-killed":
+            self = .hostKilled(after: try duration("after", default: "500ms"))
+        case "large-share":
+            let text = take("kind", default: "photos")
+            guard let kind = LargeShare(rawValue: text) else { throw FaultSpecError(spec: spec, problem: "kind=\(text) is neither photos nor file") }
+            self = .largeShare(kind)
         case "load-fails":
             self = .loadFails(nth: try count("nth"))
         case "load-hangs":
@@ -103,7 +138,7 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
             guard let seconds = Double(text), seconds > 0, seconds.isFinite else { throw FaultSpecError(spec: spec, problem: "s=\(text) is not a number of seconds above 0") }
             self = .timeLimit(seconds: seconds)
         default:
-            throw FaultSpecError(spec: spec, problem: "no fault is named '\(name)'; the faults: none, slow-host, load-fails, load-hangs, memory-limit, time-limit")
+            throw FaultSpecError(spec: spec, problem: "no fault is named '\(name)'; the faults: none, slow-host, load-fails, load-hangs, memory-limit, time-limit, host-killed, large-share")
         }
         if let unknown = given.keys.sorted().first {
             throw FaultSpecError(spec: spec, problem: "\(self.name) takes no parameter '\(unknown)'")
@@ -137,10 +172,11 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Applies the fault to a run's limits and its host's misbehaviour.
+    /// Applies the fault to a run's limits and its host's misbehaviour. (The host's death and a large share are
+    /// the host's own doing: `sharing run` kills itself, or adds the files.)
     public func apply(to limits: inout ExtensionLimits, _ faults: inout HostFaults) {
         switch self {
-        case .none: break
+        case .none, .hostKilled, .largeShare: break
         case .slowHost(let delay): faults.loadDelay = delay
         case .loadFails(let nth): faults.failingLoad = nth
         case .loadHangs(let nth): faults.hangingLoad = nth

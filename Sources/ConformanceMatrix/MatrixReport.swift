@@ -45,16 +45,20 @@ public enum CellStatus: RawRepresentable, Codable, Sendable, Hashable, CaseItera
         }
     }
 
-    /// What a cell is expected to end as when no expectation names it: completed, cancelled with an error,
-    /// or not offered at all.
-    public static let expectedByDefault: [CellStatus] = [.run(.completed), .run(.cancelled), .run(.notActivated)]
+    /// What a cell is expected to end as when no expectation names it: completed, cancelled with an error, not
+    /// offered at all, or (under `host-killed`) gone with its host.
+    public static let expectedByDefault: [CellStatus] = [.run(.completed), .run(.cancelled), .run(.notActivated), .hostKilled]
 }
 
-/// One run of one bundle: its host profile, device, user and fault.
+/// One run of one bundle: its host profile (or, for a notification service, its payload), device, user and
+/// fault.
 public struct MatrixCell: Codable, Sendable, Hashable {
     /// The bundle's path, as given.
     public var bundle: String
-    public var host: String
+    /// The host profile whose share it runs on; `nil` for a payload's cell.
+    public var host: String?
+    /// The push payload a notification service is sent (its file's name without `.json`); `nil` for a share's.
+    public var payload: String?
     public var device: String?
     public var user: String
     /// The fault's canonical spec.
@@ -68,14 +72,28 @@ public struct MatrixCell: Codable, Sendable, Hashable {
         self.fault = fault.description
     }
 
+    public init(bundle: String, payload: String, device: String? = nil, fault: Fault) {
+        self.bundle = bundle
+        self.payload = payload
+        self.device = device
+        user = "none"
+        self.fault = fault.description
+    }
+
     /// The bundle's name (`Name` of `Name.appex`).
     public var bundleName: String { URL(fileURLWithPath: bundle).deletingPathExtension().lastPathComponent }
 
-    /// The cell's name within its bundle and host: its device, user and fault, so that no two collide.
+    /// What the bundle is run on: the host profile's name, or `payload NAME`.
+    public var subject: String { host ?? "payload \(payload ?? "")" }
+
+    /// The grid's row: the bundle and what it is run on.
+    public var row: String { "\(bundleName) \(subject)" }
+
+    /// The cell's name within its row: its device, user and fault, so that no two collide.
     public var name: String { "device=\(device ?? "none") user=\(user) fault=\(fault)" }
 
-    /// Bundle, host, device, user and fault: unique in a matrix.
-    public var identifier: String { "\(bundleName) \(host) \(name)" }
+    /// Bundle, host or payload, device, user and fault: unique in a matrix.
+    public var identifier: String { "\(row) \(name)" }
 }
 
 /// What one cell came to.
@@ -100,15 +118,35 @@ public struct CellResult: Codable, Sendable {
     public var notes: [String]
     /// The command that runs this cell alone.
     public var reproduce: String
+    /// Its `sharing run` arguments, for `--retry`.
+    public var arguments: [String]
+    /// How many attachments the host's share held.
+    public var attachments: Int
+    /// What each run of the cell ended as, when it ran more than once (`--repeat`); the details above are the
+    /// first run's.
+    public var statuses: [CellStatus]
+    /// The expectations say the cell is known to vary.
+    public var knownFlaky: Bool
+    /// The bug the expectations link the cell to.
+    public var bug: String?
 
-    public var isExpected: Bool { expected.contains(status) }
+    /// Every run ended as expected.
+    public var isExpected: Bool { statuses.allSatisfy(expected.contains) }
+    /// Its runs ended differently, or it is known to vary and did not end as expected.
+    public var isFlaky: Bool { Set(statuses).count > 1 || (knownFlaky && !isExpected) }
+    /// Not as expected, and not flaky: a failure.
+    public var isUnexpected: Bool { !isFlaky && !isExpected }
 
-    public init(cell: MatrixCell, status: CellStatus, reason: String?, expected: [CellStatus] = CellStatus.expectedByDefault, seconds: Double,
-                report: RunReport?, appGroupFiles: [String], attachments: Int, logTail: [String] = [], reproduce: String) {
+    public init(cell: MatrixCell, status: CellStatus, reason: String?, seconds: Double, report: RunReport?, appGroupFiles: [String],
+                attachments: Int, logTail: [String] = [], arguments: [String], reproduce: String) {
         self.cell = cell
         self.status = status
         self.reason = reason
-        self.expected = expected
+        expected = CellStatus.expectedByDefault
+        statuses = [status]
+        knownFlaky = false
+        self.arguments = arguments
+        self.attachments = attachments
         self.seconds = seconds
         peakFootprint = report?.peakFootprint ?? 0
         loads = report?.loads ?? []
@@ -119,6 +157,26 @@ public struct CellResult: Codable, Sendable {
         self.reproduce = reproduce
         notes = []
         guard status == .run(.completed) else { return }
+        notes = Self.notes(loads: loads, returned: returned, appGroupFiles: appGroupFiles, openedURLs: openedURLs, attachments: attachments)
+    }
+
+    /// Applies an expectation (its statuses, whether the cell is known to vary, its bug); `nil` keeps the default.
+    public mutating func expect(_ entry: Expectations.Entry?) {
+        guard let entry else { return }
+        expected = entry.statuses
+        knownFlaky = entry.flaky ?? false
+        bug = entry.bug
+    }
+
+    /// Counts another run of the same cell.
+    public mutating func recordRepeat(_ other: CellResult) {
+        statuses += other.statuses
+    }
+
+    /// What a completed run did not do.
+    private static func notes(loads: [RunReport.Load], returned: [RunReport.Returned], appGroupFiles: [String], openedURLs: [String],
+                              attachments: Int) -> [String] {
+        var notes: [String] = []
         if loads.isEmpty && attachments > 0 {
             notes.append(attachments == 1 ? "its attachment was never loaded" : "none of its \(attachments) attachments was loaded")
         }
@@ -127,6 +185,7 @@ public struct CellResult: Codable, Sendable {
         if returned.isEmpty && appGroupFiles.isEmpty && openedURLs.isEmpty {
             notes.append("nothing was returned, opened or written to the app group")
         }
+        return notes
     }
 }
 
@@ -166,11 +225,31 @@ public struct MatrixReport: Codable, Sendable {
         /// The request's time limit given to every cell, in seconds; `nil` for each point's own.
         public var timeout: Double?
         public var hosts: [String]
+        /// The payloads notification services were sent.
+        public var payloads: [String]
         public var faults: [String]
+        public var devices: [String]
+        public var users: [String]
         public var bundles: [BundleInfo]
+        /// What ordered the cells' runs (`--seed`).
+        public var seed: UInt64
+        /// Runs of each cell (`--repeat`).
+        public var repeats: Int
+        /// `I/N` when this run was one shard of N (`--shard`).
+        public var shard: String?
+        /// The expectations file, when one was given.
+        public var expectations: String?
 
         public init(sharingVersion: String, started: String, host: String, cpu: String, cores: Int, jobs: Int, timeout: Double?,
-                    hosts: [String], faults: [String], bundles: [BundleInfo]) {
+                    hosts: [String], payloads: [String], faults: [String], devices: [String], users: [String], bundles: [BundleInfo],
+                    seed: UInt64, repeats: Int, shard: String?, expectations: String?) {
+            self.payloads = payloads
+            self.devices = devices
+            self.users = users
+            self.seed = seed
+            self.repeats = repeats
+            self.shard = shard
+            self.expectations = expectations
             self.sharingVersion = sharingVersion
             self.started = started
             self.host = host
@@ -194,8 +273,52 @@ public struct MatrixReport: Codable, Sendable {
         self.cells = cells
     }
 
-    /// The cells not as expected.
-    public var unexpected: [CellResult] { cells.filter { !$0.isExpected } }
+    /// The cells not as expected, flaky ones aside: failures.
+    public var unexpected: [CellResult] { cells.filter(\.isUnexpected) }
+
+    /// The cells whose runs varied, or known to vary that did not end as expected.
+    public var flaky: [CellResult] { cells.filter(\.isFlaky) }
+
+    /// The exit status a run of these cells ends with: 1 for a failure, else 3 for a flaky cell, else 0.
+    public var exitStatus: Int32 { !unexpected.isEmpty ? 1 : !flaky.isEmpty ? 3 : 0 }
+
+    /// Shards' reports joined into one: every cell (a cell in several, the last report's), the run info of the
+    /// first with every shard's hosts, payloads, faults, devices, users and bundles.
+    public static func merged(_ reports: [MatrixReport]) -> MatrixReport? {
+        guard var info = reports.first?.runInfo else { return nil }
+        func union(_ lists: [[String]]) -> [String] {
+            lists.joined().reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        }
+        info.hosts = union(reports.map(\.runInfo.hosts))
+        info.payloads = union(reports.map(\.runInfo.payloads))
+        info.faults = union(reports.map(\.runInfo.faults))
+        info.devices = union(reports.map(\.runInfo.devices))
+        info.users = union(reports.map(\.runInfo.users))
+        info.bundles = reports.flatMap(\.runInfo.bundles).reduce(into: []) { bundles, bundle in
+            if !bundles.contains(where: { $0.path == bundle.path }) { bundles.append(bundle) }
+        }
+        info.shard = nil
+        var cells: [CellResult] = [], index: [String: Int] = [:]
+        for cell in reports.flatMap(\.cells) {
+            if let existing = index[cell.cell.identifier] {
+                cells[existing] = cell
+            } else {
+                index[cell.cell.identifier] = cells.count
+                cells.append(cell)
+            }
+        }
+        // In the order one run would have made them: bundles, hosts, devices, users, faults as the run info lists them.
+        func rank(_ list: [String], _ value: String) -> Int { list.firstIndex(of: value) ?? list.count }
+        let paths = info.bundles.map(\.path)
+        cells.sort { a, b in
+            func key(_ cell: MatrixCell) -> [Int] {
+                [rank(paths, cell.bundle), rank(info.hosts + info.payloads.map { "payload \($0)" }, cell.subject), rank(info.devices, cell.device ?? "none"), rank(info.users, cell.user),
+                 rank(info.faults, cell.fault)]
+            }
+            return key(a.cell).lexicographicallyPrecedes(key(b.cell))
+        }
+        return MatrixReport(runInfo: info, cells: cells)
+    }
 
     /// How many cells ended as each status, every status named.
     public var counts: [(status: CellStatus, count: Int)] {
@@ -208,50 +331,51 @@ extension MatrixReport {
     /// vary), one symbol per status; a `!` after the symbol of a cell not as expected.
     public func grid() -> String {
         let columns = orderedUnique(cells.map { Column($0.cell) })
-        let rows = orderedUnique(cells.map { "\($0.cell.bundleName) \($0.cell.host)" })
+        let rows = orderedUnique(cells.map(\.cell.row))
         let rowWidth = max(rows.map(\.count).max() ?? 0, 4)
         let labels = columns.map(\.label)
         let widths = labels.map { max($0.count, 2) }
         var lines = [pad("", rowWidth) + "  " + zip(labels, widths).map { pad($0, $1) }.joined(separator: "  ")]
         var byRow: [String: [Column: CellResult]] = [:]
-        for result in cells { byRow["\(result.cell.bundleName) \(result.cell.host)", default: [:]][Column(result.cell)] = result }
+        for result in cells { byRow[result.cell.row, default: [:]][Column(result.cell)] = result }
         for row in rows {
             let symbols = columns.map { column -> String in
                 guard let result = byRow[row]?[column] else { return "" }
-                return result.status.symbol + (result.isExpected ? "" : "!")
+                return result.status.symbol + (result.isUnexpected ? "!" : result.isFlaky ? "?" : "")
             }
             lines.append(pad(row, rowWidth) + "  " + zip(symbols, widths).map { pad($0, $1) }.joined(separator: "  "))
         }
         let legend = CellStatus.allCases.map { "\($0.symbol) \($0.rawValue)" }.joined(separator: "  ")
         lines.append("")
-        lines.append(legend + "  ! not as expected")
+        lines.append(legend + "  ! not as expected  ? flaky")
         lines.append(counts.filter { $0.count > 0 }.map { "\($0.count) \($0.status.rawValue)" }.joined(separator: ", ")
-                     + "; \(cells.count) cells, \(unexpected.count) not as expected")
+                     + "; \(cells.count) cells, \(unexpected.count) not as expected, \(flaky.count) flaky")
         return lines.joined(separator: "\n")
     }
 
-    /// JUnit XML: a test suite per bundle and host profile, a test case per cell named by its device, user and
+    /// JUnit XML: a test suite per bundle and host profile (or payload), a test case per cell named by its device, user and
     /// fault; a cell not as expected fails with its status as the type and its reproduce command first, a
     /// not-activated one is skipped; the cell's parameters are properties.
     public func junit() -> String {
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         let failures = unexpected.count
         xml += #"<testsuites name="sharing test" tests="\#(cells.count)" failures="\#(failures)" skipped="\#(cells.filter { $0.status == .run(.notActivated) }.count)">"# + "\n"
-        let suites = orderedUnique(cells.map { "\($0.cell.bundleName).\($0.cell.host)" })
+        let suites = orderedUnique(cells.map { "\($0.cell.bundleName).\($0.cell.subject)" })
         for suite in suites {
-            let members = cells.filter { "\($0.cell.bundleName).\($0.cell.host)" == suite }
+            let members = cells.filter { "\($0.cell.bundleName).\($0.cell.subject)" == suite }
             let time = members.reduce(0) { $0 + $1.seconds }
-            xml += #"  <testsuite name="\#(escape(suite))" tests="\#(members.count)" failures="\#(members.filter { !$0.isExpected }.count)" skipped="\#(members.filter { $0.status == .run(.notActivated) }.count)" time="\#(String(format: "%.3f", time))">"# + "\n"
+            xml += #"  <testsuite name="\#(escape(suite))" tests="\#(members.count)" failures="\#(members.filter(\.isUnexpected).count)" skipped="\#(members.filter { $0.status == .run(.notActivated) }.count)" time="\#(String(format: "%.3f", time))">"# + "\n"
             for result in members {
                 xml += #"    <testcase classname="\#(escape(suite))" name="\#(escape(result.cell.name))" time="\#(String(format: "%.3f", result.seconds))">"# + "\n"
                 xml += "      <properties>\n"
-                for (name, value) in [("bundle", result.cell.bundle), ("host", result.cell.host), ("device", result.cell.device ?? "none"),
+                for (name, value) in [("bundle", result.cell.bundle), (result.cell.host == nil ? "payload" : "host", result.cell.host ?? result.cell.payload ?? ""), ("device", result.cell.device ?? "none"),
                                       ("user", result.cell.user), ("fault", result.cell.fault), ("status", result.status.rawValue),
-                                      ("peakFootprint", String(result.peakFootprint))] {
+                                      ("peakFootprint", String(result.peakFootprint)), ("flaky", String(result.isFlaky)),
+                                      ("statuses", result.statuses.map(\.rawValue).joined(separator: " "))] + (result.bug.map { [("bug", $0)] } ?? []) {
                     xml += #"        <property name="\#(name)" value="\#(escape(value))"/>"# + "\n"
                 }
                 xml += "      </properties>\n"
-                if !result.isExpected {
+                if result.isUnexpected {
                     let text = ([result.reproduce, "status: \(result.status.rawValue), expected \(result.expected.map(\.rawValue).joined(separator: " or "))"]
                                 + (result.reason.map { ["reason: \($0)"] } ?? []) + result.logTail).joined(separator: "\n")
                     xml += #"      <failure type="\#(result.status.rawValue)" message="\#(escape(result.reason ?? result.status.rawValue))">\#(escape(text))</failure>"# + "\n"
@@ -269,17 +393,18 @@ extension MatrixReport {
     /// its reproduce command.
     public func markdown() -> String {
         let columns = orderedUnique(cells.map { Column($0.cell) })
-        let rows = orderedUnique(cells.map { "\($0.cell.bundleName) \($0.cell.host)" })
+        let rows = orderedUnique(cells.map(\.cell.row))
         var byRow: [String: [Column: CellResult]] = [:]
-        for result in cells { byRow["\(result.cell.bundleName) \(result.cell.host)", default: [:]][Column(result.cell)] = result }
-        var text = "## sharing test: \(cells.count) cells, \(unexpected.count) not as expected\n\n"
+        for result in cells { byRow[result.cell.row, default: [:]][Column(result.cell)] = result }
+        var text = "## sharing test: \(cells.count) cells, \(unexpected.count) not as expected, \(flaky.count) flaky\n\n"
         text += counts.filter { $0.count > 0 }.map { "\($0.status.symbol) \($0.status.rawValue): \($0.count)" }.joined(separator: " · ") + "\n\n"
-        text += "| bundle · host | " + columns.map { "`\($0.label)`" }.joined(separator: " | ") + " |\n"
+        text += "| bundle · host or payload | " + columns.map { "`\($0.label)`" }.joined(separator: " | ") + " |\n"
         text += "|---|" + columns.map { _ in "---" }.joined(separator: "|") + "|\n"
         for row in rows {
             text += "| \(row) | " + columns.map { column in
                 guard let result = byRow[row]?[column] else { return "" }
-                return result.isExpected ? result.status.symbol : "**\(result.status.symbol) \(result.status.rawValue)**"
+                return result.isUnexpected ? "**\(result.status.symbol) \(result.status.rawValue)**"
+                    : result.isFlaky ? "\(result.status.symbol)? flaky" : result.status.symbol
             }.joined(separator: " | ") + " |\n"
         }
         let failing = unexpected
@@ -293,19 +418,20 @@ extension MatrixReport {
     }
 
     /// A grid column: the cell's fault, with its device and user.
-    private struct Column: Hashable {
+    struct Column: Hashable {
         var fault: String, device: String?, user: String
         init(_ cell: MatrixCell) {
             fault = cell.fault
             device = cell.device
-            user = cell.user
+            // A payload's cell has no person acting in it: it shares the column of its fault.
+            user = cell.payload == nil ? cell.user : "post"
         }
         var label: String {
-            [device, user == "post" ? nil : user, fault].compactMap { $0 }.joined(separator: " ")
+            [device, user == "post" ? nil : "user=\(user)", fault].compactMap { $0 }.joined(separator: " ")
         }
     }
 
-    private func orderedUnique<T: Hashable>(_ values: [T]) -> [T] {
+    func orderedUnique<T: Hashable>(_ values: [T]) -> [T] {
         var seen: Set<T> = []
         return values.filter { seen.insert($0).inserted }
     }
@@ -314,7 +440,7 @@ extension MatrixReport {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 
-    private func escape(_ text: String) -> String {
+    func escape(_ text: String) -> String {
         var escaped = ""
         for scalar in text.unicodeScalars {
             switch scalar {

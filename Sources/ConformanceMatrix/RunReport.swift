@@ -19,6 +19,13 @@ public struct RunReport: Codable, Sendable {
         public var text: String?
         public var size: Int?
         public var failure: String?
+
+        public init(type: String, text: String? = nil, size: Int? = nil, failure: String? = nil) {
+            self.type = type
+            self.text = text
+            self.size = size
+            self.failure = failure
+        }
     }
     public var bundle: String
     public var status: ExtensionStatus

@@ -44,7 +44,7 @@ public struct DeviceClass: Sendable, Equatable {
     static let share = "com.apple.share-services"
     /// Action extensions are reported to share the share extension's limit.
     static let actionPoints: Set<String> = ["com.apple.ui-services", "com.apple.services"]
-    static let notificationService = "com.apple.usernotifications.service"
+    package static let notificationService = "com.apple.usernotifications.service"
 
     private static let screens = "https://developer.apple.com/design/human-interface-guidelines/layout (Specifications: device screen sizes and scale factors)"
     private static let shareLimits = "https://alicinaroglu.dev/share-extension-memory-limits-the-numbers-apple-wont-print/ (share extension ceilings measured on iPhone SE 2: ~110 MB, iPhone 13: ~120 MB, iPhone 15 Pro: ~180 MB)"

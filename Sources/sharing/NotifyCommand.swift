@@ -1,5 +1,6 @@
 #if canImport(ExtensionRuntime)
 import ArgumentParser
+import ConformanceMatrix
 import ExtensionRuntime
 import Foundation
 import SharingShim
@@ -44,6 +45,9 @@ struct NotifyCommand: AsyncParsableCommand {
     @Option(name: .customLong("app-group"), help: ArgumentHelp("The directory of app group containers the extension is given (made if missing).", valueName: "directory"))
     var appGroup: String?
 
+    @Option(help: ArgumentHelp("A fault to inject: memory-limit(mb=24), time-limit(s=5), host-killed(after=500ms) (a notification service loads nothing from its host, so the load faults do not apply). Repeatable.", valueName: "spec"))
+    var fault: [String] = []
+
     @Flag(help: "Print JSON: an array with one object per payload.")
     var json = false
 
@@ -54,6 +58,13 @@ struct NotifyCommand: AsyncParsableCommand {
         }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds.") }
         if let memoryLimit, memoryLimit.bytes < 1 << 20 { throw ValidationError("--memory-limit must be at least 1MB.") }
+        for spec in fault {
+            let parsed: Fault
+            do { parsed = try Fault(parsing: spec) } catch { throw ValidationError("--fault: \(error)") }
+            guard parsed.appliesToNotifications else {
+                throw ValidationError("--fault \(spec): a fault of a share's loads; a notification service loads nothing from its host.")
+            }
+        }
     }
 
     func run() async throws {
@@ -63,7 +74,7 @@ struct NotifyCommand: AsyncParsableCommand {
         } catch {
             throw BadInput("\(error)")
         }
-        let point = "com.apple.usernotifications.service"
+        let point = DeviceClass.notificationService
         guard extensionBundle.extensionPointIdentifier == point else {
             throw BadInput("\(bundle) is a \(extensionBundle.extensionPointIdentifier) extension, not a notification service (\(point))")
         }
@@ -87,6 +98,10 @@ struct NotifyCommand: AsyncParsableCommand {
         var limits = ExtensionLimits.defaults(forExtensionPoint: point, device: played)
         if let memoryLimit { limits.memory = memoryLimit.bytes }
         if let timeout { limits.request = .milliseconds(Int(timeout * 1000)) }
+        let faults = fault.compactMap { try? Fault(parsing: $0) }
+        var unused = HostFaults()
+        for fault in faults { fault.apply(to: &limits, &unused) }
+        RunCommand.killHost(for: faults)
         let host = ExtensionHost(limits: limits, device: played, appGroupContainers: groups)
         let runs: NotificationRuns
         do {

@@ -49,7 +49,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("What the person using the extension does: post (tap Post once the content is valid, and an alert's preferred action), cancel, or none.", valueName: "post|cancel|none"))
     var user = ExtensionUser.post.rawValue
 
-    @Option(help: ArgumentHelp("A fault to inject, as name(param=value): none, slow-host(delay=2s), load-fails(nth=1), load-hangs(nth=1), memory-limit(mb=24), time-limit(s=5). Repeatable; a later limit wins.", valueName: "spec"))
+    @Option(help: ArgumentHelp("A fault to inject, as name(param=value): none, slow-host(delay=2s), load-fails(nth=1), load-hangs(nth=1), memory-limit(mb=24), time-limit(s=5), host-killed(after=500ms), large-share(kind=photos|file). Repeatable; a later limit wins.", valueName: "spec"))
     var fault: [String] = []
 
     @Flag(name: .customLong("ignore-activation"), help: "Run the extension even when its activation rule would hide it for the share.")
@@ -79,6 +79,9 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
+    /// The faults, read (`validate()` checked them).
+    private var faults: [Fault] { fault.compactMap { try? Fault(parsing: $0) } }
+
     func run() async throws {
         if listDevices { return Self.printDevices() }
         guard let bundle else { return }
@@ -101,6 +104,16 @@ struct RunCommand: AsyncParsableCommand {
                 }
             }
         }
+        // The host's own faults: a large share adds its files; a host killed kills this process.
+        var source = self.source
+        for case .largeShare(let kind) in faults {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("opensharing-test/large")
+            do {
+                source.files += try DefaultShare.writeLarge(kind, into: directory).map(\.path)
+            } catch {
+                throw BadInput("--fault large-share(kind=\(kind.rawValue)): \(error)")
+            }
+        }
         let items = try source.items()
         // One rule: an explicit limit wins over the device's, which wins over the extension point's; a fault's
         // limit wins over all three, as the cell of the matrix it reproduces.
@@ -110,15 +123,16 @@ struct RunCommand: AsyncParsableCommand {
         if let memoryLimit { limits.memory = memoryLimit.bytes }
         if let diskLimit { limits.disk = diskLimit.bytes }
         if let timeout { limits.request = .milliseconds(Int(timeout * 1000)) }
-        var faults = HostFaults()
-        for spec in fault { (try? Fault(parsing: spec))?.apply(to: &limits, &faults) }
+        var hostFaults = HostFaults()
+        for fault in faults { fault.apply(to: &limits, &hostFaults) }
+        Self.killHost(for: faults)
         let report: RunReport
         let activation = try Self.activation(of: extensionBundle, for: items, path: bundle)
         if let activation, !activation.matches && !ignoreActivation {
             report = RunReport(notActivated: extensionBundle, reasons: activation.reasons, user: person, device: played, limit: limits.memory)
         } else {
             let host = ExtensionHost(limits: limits, device: played, user: person, appGroupContainers: appGroup.map { URL(fileURLWithPath: $0, isDirectory: true) },
-                                     cgroup: cgroup.map { URL(fileURLWithPath: $0, isDirectory: true) }, openURL: { _ in true }, faults: faults)
+                                     cgroup: cgroup.map { URL(fileURLWithPath: $0, isDirectory: true) }, openURL: { _ in true }, faults: hostFaults)
             let run: ExtensionRun
             do {
                 run = try await host.run(extensionBundle, items: items)
@@ -133,6 +147,18 @@ struct RunCommand: AsyncParsableCommand {
             report.print()
         }
         if report.status != .completed { throw ExitCode.failure }
+    }
+
+    /// Under `host-killed(after=…)`, kills this process (the host) that long from now, as a host app killed
+    /// mid-share, saying so first.
+    static func killHost(for faults: [Fault]) {
+        for case .hostKilled(let after) in faults {
+            FileHandle.standardError.write(Data("sharing: the host is killed \(after) after the run starts (fault host-killed)\n".utf8))
+            let (seconds, attoseconds) = after.components
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))) {
+                kill(getpid(), SIGKILL)
+            }
+        }
     }
 
     /// The extension's activation rule evaluated on the share, for an extension point that has one; `nil` for

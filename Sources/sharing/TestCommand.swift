@@ -5,27 +5,32 @@ import ExtensionManifest
 import ExtensionRuntime
 import Foundation
 import HostProfiles
+import PackageSupport
 import ShareInbox
 import SharingShim
 import SharingSystem
-import PackageSupport
 
-/// `sharing test`: each bundle against every host profile and fault, one `sharing run` per cell, as a grid.
+/// `sharing test`: each bundle against every host profile, device, user and fault, one `sharing run` per cell,
+/// as a grid.
 struct TestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
-        abstract: "Run extension bundles against host profiles and faults, one process per cell, and report a grid.",
+        abstract: "Run extension bundles against host profiles, devices, users and faults, one process per cell, and report a grid.",
         discussion: """
             Each cell is one `sharing run` command, printed for every cell not as expected so that it can be run \
-            alone. A cell is as expected when it completes, cancels, or is not activated (the system would not \
-            offer the extension for that host's share); a completed cell also says what did not happen (attachments \
-            never loaded, loads that failed, nothing returned or kept). Without --file, --url or --text every host \
-            shares a default set, written into the work directory: a photo, a PDF, a page's URL and a note. \
-            Exit status: 0 when every cell is as expected, 1 when one is not, 2 on bad input.
+            alone. By default a cell is as expected when it completes, cancels, is not activated (the system would \
+            not offer the extension for that host's share), or goes with its host (host-killed); --expect FILE says \
+            otherwise per cell or glob. A completed cell also says what did not happen (attachments never loaded, \
+            loads that failed, nothing returned or kept). Without --file, --url or --text every host shares its part \
+            of a default set written into the work directory: a photo, a PDF, a page's URL and a note. A notification \
+            service is sent payloads instead (--payload, or a default set: an alert only, a mutable notification with \
+            an image served from 127.0.0.1 while the matrix runs, the same not mutable, one over 4 KB). \
+            Exit status: 0 when every cell is as expected, 1 when one is not, 2 on bad input, 3 when cells were \
+            flaky and none failed.
             """
     )
 
-    @Argument(help: ArgumentHelp("Extension bundles (Name.appex).", valueName: "bundle"))
+    @Argument(help: ArgumentHelp("Extension bundles (Name.appex); with --merge, the reports to join.", valueName: "bundle"))
     var bundles: [String] = []
 
     @Option(help: ArgumentHelp("Host profiles: all, or names separated by commas (sharing share --list-hosts).", valueName: "all|name,…"))
@@ -33,6 +38,12 @@ struct TestCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Faults: standard (none, load-fails(nth=1), slow-host(delay=2s)), all, or specs separated by commas. Repeatable.", valueName: "standard|all|spec,…"))
     var faults: [String] = []
+
+    @Option(help: ArgumentHelp("Devices to play: none (the extension point's limits), all, or names separated by commas (sharing run --list-devices).", valueName: "none|all|name,…"))
+    var devices = "none"
+
+    @Option(help: ArgumentHelp("What the person does: post, cancel, none, separated by commas.", valueName: "post,cancel,none"))
+    var users = "post"
 
     @Option(name: .customLong("file"), help: ArgumentHelp("A file every host shares, in place of the default set.", valueName: "path"))
     var files: [String] = []
@@ -43,6 +54,9 @@ struct TestCommand: AsyncParsableCommand {
     @Option(name: .customLong("text"), help: ArgumentHelp("Text every host shares, in place of the default set.", valueName: "text"))
     var texts: [String] = []
 
+    @Option(name: .customLong("payload"), help: ArgumentHelp("A push payload every notification service is sent, in place of the default set (repeatable).", valueName: "file"))
+    var payloads: [String] = []
+
     @Option(help: ArgumentHelp("Seconds each cell's extension has to end its request (default: its extension point's).", valueName: "seconds"))
     var timeout: Double?
 
@@ -51,6 +65,27 @@ struct TestCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Where the default share and each cell's app group go (default: opensharing-test in the temporary directory).", valueName: "directory"))
     var work: String?
+
+    @Option(help: ArgumentHelp("Expected statuses per cell or glob (JSON); cells it does not name expect the default.", valueName: "file"))
+    var expect: String?
+
+    @Flag(name: .customLong("update-expectations"), help: "Write this run's results to the --expect file as the new expectations, and exit 0.")
+    var updateExpectations = false
+
+    @Option(help: ArgumentHelp("Run only the cells a report (--json) shows not as expected or flaky, with the same arguments.", valueName: "report"))
+    var retry: String?
+
+    @Option(help: ArgumentHelp("Fixes the order the cells run in (default: a new seed, printed and recorded).", valueName: "number"))
+    var seed: UInt64?
+
+    @Option(name: .customLong("repeat"), help: ArgumentHelp("Runs each cell this many times; a cell whose status varies is flaky.", valueName: "count"))
+    var repeats = 1
+
+    @Option(help: ArgumentHelp("Runs shard I of N: a fixed 1/N of the cells, the same split for the same inputs (1/4, 2/4, …).", valueName: "I/N"))
+    var shard: String?
+
+    @Flag(help: "Join shards' JSON reports (the arguments) into one: the grid, and --json, --junit, --markdown, --html.")
+    var merge = false
 
     @Option(help: ArgumentHelp("Write the results as JSON (docs/conformance-schema.json).", valueName: "file"))
     var json: String?
@@ -61,25 +96,58 @@ struct TestCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write the results as Markdown, for a CI job's summary.", valueName: "file"))
     var markdown: String?
 
+    @Option(help: ArgumentHelp("Write the results as one self-contained HTML page.", valueName: "file"))
+    var html: String?
+
     func validate() throws {
-        guard !bundles.isEmpty else { throw ValidationError("Give the extension bundles (Name.appex).") }
+        if merge {
+            guard !bundles.isEmpty else { throw ValidationError("Give the reports to merge (--json files of sharing test).") }
+            return
+        }
+        guard !bundles.isEmpty || retry != nil else { throw ValidationError("Give the extension bundles (Name.appex), or --retry REPORT.") }
+        guard bundles.isEmpty || retry == nil else { throw ValidationError("--retry takes its cells from the report: give no bundles with it.") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
+        guard repeats >= 1 else { throw ValidationError("--repeat must be at least 1.") }
+        if updateExpectations && expect == nil { throw ValidationError("--update-expectations writes to the --expect file: give --expect FILE.") }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds.") }
+        if let shard, Self.shard(shard) == nil { throw ValidationError("--shard \(shard) is not I/N with 1 ≤ I ≤ N.") }
         _ = try hostProfiles()
         _ = try faultList()
+        _ = try deviceList()
+        _ = try userList()
         for url in urls where URL(string: url)?.scheme == nil { throw ValidationError("--url '\(url)' is not an absolute URL.") }
+    }
+
+    static func shard(_ text: String) -> (index: Int, count: Int)? {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(index) else { return nil }
+        return (index, count)
     }
 
     private func hostProfiles() throws(ValidationError) -> [HostProfile] {
         guard hosts != "all" else { return HostProfile.all }
-        var profiles: [HostProfile] = []
-        for name in hosts.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            guard let profile = HostProfile.named(name) else {
-                throw ValidationError("--hosts: no host profile is named '\(name)'. Hosts: \(HostProfile.all.map(\.name).joined(separator: ", ")).")
-            }
-            profiles.append(profile)
+        return try names(hosts, "--hosts", "host profile", HostProfile.named, all: HostProfile.all.map(\.name))
+    }
+
+    private func deviceList() throws(ValidationError) -> [DeviceClass?] {
+        switch devices {
+        case "none": return [nil]
+        case "all": return DeviceClass.all
+        default: return try names(devices, "--devices", "device", DeviceClass.named, all: DeviceClass.all.map(\.name))
         }
-        return profiles
+    }
+
+    private func userList() throws(ValidationError) -> [ExtensionUser] {
+        try names(users, "--users", "user", ExtensionUser.init(rawValue:), all: ["post", "cancel", "none"])
+    }
+
+    private func names<T>(_ list: String, _ option: String, _ kind: String, _ lookup: (String) -> T?, all: [String]) throws(ValidationError) -> [T] {
+        var found: [T] = []
+        for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            guard let value = lookup(name) else { throw ValidationError("\(option): no \(kind) is named '\(name)'. They are: \(all.joined(separator: ", ")).") }
+            found.append(value)
+        }
+        return found
     }
 
     private func faultList() throws(ValidationError) -> [Fault] {
@@ -95,7 +163,41 @@ struct TestCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let started = Date()
+        if merge { return try mergeReports() }
+        let expectations = try expect.map { path throws(BadInput) -> Expectations? in
+            // Updating writes the file; it need not exist yet.
+            if updateExpectations && !FileManager.default.fileExists(atPath: path) { return nil }
+            do { return try Expectations.read(from: URL(fileURLWithPath: path)) } catch { throw BadInput("--expect \(error)") }
+        } ?? nil
+        var (cells, info, server) = try retry.map(retried) ?? plan()
+        defer { server?.stop() }
+        if let shard, let (index, count) = Self.shard(shard) {
+            cells = cells.enumerated().filter { $0.offset % count == index - 1 }.map(\.element)
+            info.shard = shard
+        }
+        let seed = self.seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
+        info.seed = seed
+        info.repeats = repeats
+        info.expectations = expect
+        var generator = SeededGenerator(seed: seed)
+        let order = Array(cells.indices).shuffled(using: &generator)
+        Output.line("\(cells.count) cells\(repeats > 1 ? " × \(repeats)" : ""), \(min(jobs, max(cells.count, 1))) at a time, seed \(seed)")
+        var results = await MatrixRunner.runAll(cells, order: order, repeats: repeats, jobs: jobs, limit: (timeout ?? 60) + 60)
+        for index in results.indices { results[index].expect(expectations?.entry(for: results[index].cell)) }
+        let report = MatrixReport(runInfo: info, cells: results)
+        try present(report)
+        if updateExpectations, let expect {
+            let updated = Expectations(results: results, previous: expectations)
+            try write(try Self.encoder.encode(updated), to: expect)
+            Output.line("\nwrote \(updated.expectations.count) expectation\(updated.expectations.count == 1 ? "" : "s") to \(expect)")
+            return
+        }
+        if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
+    }
+
+    /// The cells of bundles × hosts (or payloads) × devices × users × faults, the run info they are run with,
+    /// and the web server a default payload's image is downloaded from, while the cells run.
+    private func plan() throws -> ([MatrixRunner.Planned], MatrixReport.RunInfo, LocalFileServer?) {
         let work = URL(fileURLWithPath: self.work ?? FileManager.default.temporaryDirectory.appendingPathComponent("opensharing-test").path, isDirectory: true)
         var extensionBundles: [(path: String, bundle: ExtensionBundle)] = []
         for path in bundles {
@@ -123,7 +225,8 @@ struct TestCommand: AsyncParsableCommand {
         }
         // Each host's share as that host makes it; a host that cannot share the content is left out, and said so.
         var shares: [(profile: HostProfile, content: SharedContent, items: [NSExtensionItem])] = []
-        for profile in try hostProfiles() {
+        let sharesAsked = extensionBundles.contains { ExtensionPoint.named($0.bundle.extensionPointIdentifier)?.usesActivationRule == true }
+        for profile in try hostProfiles() where sharesAsked {
             do {
                 let shared = given ? content : DefaultShare.content(for: profile.name, from: content)
                 shares.append((profile, shared, try profile.share(shared).makeItems(relativeTo: work)))
@@ -131,185 +234,155 @@ struct TestCommand: AsyncParsableCommand {
                 Output.line("\(profile.name): left out: \(error)")
             }
         }
-        let faultList = try faultList()
-        var cells: [Planned] = []
+        let faultList = try faultList(), deviceList = try deviceList(), userList = try userList()
+        // A notification service's payloads: given, or the default set, whose image this process serves.
+        var server: LocalFileServer?
+        var payloadFiles = payloads.map { URL(fileURLWithPath: $0) }
+        if payloads.isEmpty && extensionBundles.contains(where: { $0.bundle.extensionPointIdentifier == DeviceClass.notificationService }) {
+            do {
+                let serving = try LocalFileServer(serving: work.appendingPathComponent("share"))
+                server = serving
+                payloadFiles = try DefaultShare.writePayloads(into: work.appendingPathComponent("payloads"), image: serving.base.appendingPathComponent("photo.jpg"))
+                Output.line("serving the payloads' image at \(serving.base.absoluteString)/photo.jpg while the matrix runs")
+            } catch {
+                throw BadInput("\(work.path): cannot make the default payloads: \(error)")
+            }
+        }
+        for file in payloadFiles where !FileManager.default.fileExists(atPath: file.path) { throw BadInput("--payload \(file.path): no such file") }
+        var cells: [MatrixRunner.Planned] = []
+        func options(_ device: DeviceClass?, _ fault: Fault, _ number: Int) -> [String] {
+            var arguments = device.map { ["--device", $0.name] } ?? []
+            arguments += ["--fault", fault.description]
+            if let timeout { arguments += ["--timeout", timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)] }
+            return arguments + ["--app-group", work.appendingPathComponent("cells/\(number)/groups").path]
+        }
         for (path, bundle) in extensionBundles {
+            if bundle.extensionPointIdentifier == DeviceClass.notificationService {
+                for file in payloadFiles {
+                    for device in deviceList {
+                        for fault in faultList where fault.appliesToNotifications {
+                            let cell = MatrixCell(bundle: path, payload: file.deletingPathExtension().lastPathComponent, device: device?.name, fault: fault)
+                            let arguments = ["notify", path, "--payload", file.path, "--data-store", work.appendingPathComponent("cells/\(cells.count)/store").path]
+                                + options(device, fault, cells.count)
+                            cells.append(MatrixRunner.Planned(cell: cell, arguments: arguments, notActivated: nil, attachments: 0))
+                        }
+                    }
+                }
+                continue
+            }
             guard ExtensionPoint.named(bundle.extensionPointIdentifier)?.usesActivationRule == true else {
-                Output.line("\(bundle.name): left out: a \(ExtensionPoint.named(bundle.extensionPointIdentifier)?.name ?? bundle.extensionPointIdentifier) is not run on shares")
+                Output.line("\(bundle.name): left out: a \(ExtensionPoint.named(bundle.extensionPointIdentifier)?.name ?? bundle.extensionPointIdentifier) is run neither on shares nor on payloads")
                 continue
             }
             for (profile, content, items) in shares {
                 let activation = try RunCommand.activation(of: bundle, for: items, path: path)
                 let attachments = items.reduce(0) { $0 + ($1.attachments?.count ?? 0) }
-                for fault in faultList {
-                    let cell = MatrixCell(bundle: path, host: profile.name, fault: fault)
-                    var arguments = ["run", path, "--host", profile.name]
-                    arguments += content.files.flatMap { ["--file", $0.path] }
-                    arguments += content.urls.flatMap { ["--url", $0.absoluteString] }
-                    arguments += content.texts.flatMap { ["--text", $0] }
-                    if let title = content.title { arguments += ["--title", title] }
-                    arguments += ["--fault", fault.description]
-                    if let timeout { arguments += ["--timeout", timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)] }
-                    arguments += ["--app-group", work.appendingPathComponent("cells/\(cells.count)/groups").path]
-                    cells.append(Planned(cell: cell, arguments: arguments, activated: activation?.matches ?? true,
-                                         activationReasons: activation?.reasons ?? [], attachments: attachments))
-                }
-            }
-        }
-        Output.line("\(cells.count) cells, \(min(jobs, max(cells.count, 1))) at a time")
-        let limit = (timeout ?? 60) + 60
-        let results = await Self.runAll(cells, jobs: jobs, limit: limit)
-        let report = MatrixReport(runInfo: runInfo(started: started, bundles: extensionBundles, hosts: shares.map(\.profile.name), faults: faultList),
-                                  cells: results)
-        Output.line(report.grid())
-        let noted = report.cells.filter { $0.isExpected && !$0.notes.isEmpty }
-        if !noted.isEmpty { Output.line("\nCompleted, but:") }
-        for result in noted { Output.line("  \(result.cell.identifier): \(result.notes.joined(separator: "; "))") }
-        for result in report.unexpected {
-            Output.line("")
-            Output.line("\(result.cell.identifier): \(result.status.rawValue)\(result.reason.map { ": \($0)" } ?? "")")
-            Output.line("  \(result.reproduce)")
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        for (path, data) in [(json, try encoder.encode(report)), (junit, Data(report.junit().utf8)), (markdown, Data(report.markdown().utf8))] {
-            guard let path else { continue }
-            do {
-                try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-            } catch {
-                throw BadInput("\(path): cannot write the report: \((error as NSError).localizedDescription)")
-            }
-        }
-        if !report.unexpected.isEmpty { throw ExitCode.failure }
-    }
-
-    /// A cell and the `sharing run` arguments that run it.
-    struct Planned: Sendable {
-        var cell: MatrixCell
-        var arguments: [String]
-        var activated: Bool
-        var activationReasons: [String]
-        var attachments: Int
-
-        var reproduce: String { (["sharing"] + arguments).map(Self.quoted).joined(separator: " ") }
-
-        static func quoted(_ word: String) -> String {
-            let plain = word.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "-_./=:,@%+".unicodeScalars.contains($0) }
-            return plain && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
-        }
-    }
-
-    /// Runs the cells, `jobs` at a time, each on a blocking thread; results in the cells' order.
-    static func runAll(_ cells: [Planned], jobs: Int, limit: Double) async -> [CellResult] {
-        let next = Locked(0)
-        let done = Locked([CellResult?](repeating: nil, count: cells.count))
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<min(jobs, max(cells.count, 1)) {
-                group.addTask {
-                    while true {
-                        let index = next.withLock { value -> Int in
-                            defer { value += 1 }
-                            return value
+                for device in deviceList {
+                    for user in userList {
+                        for fault in faultList {
+                            let cell = MatrixCell(bundle: path, host: profile.name, device: device?.name, user: user.rawValue, fault: fault)
+                            var arguments = ["run", path, "--host", profile.name]
+                            arguments += content.files.flatMap { ["--file", $0.path] }
+                            arguments += content.urls.flatMap { ["--url", $0.absoluteString] }
+                            arguments += content.texts.flatMap { ["--text", $0] }
+                            if let title = content.title { arguments += ["--title", title] }
+                            if user != .post { arguments += ["--user", user.rawValue] }
+                            arguments += options(device, fault, cells.count)
+                            // A large share changes what is shared: the activation rule decides again in the run.
+                            let decided: [String]? = if case .largeShare = fault { nil } else if activation?.matches == false { activation?.reasons ?? [] } else { nil }
+                            cells.append(MatrixRunner.Planned(cell: cell, arguments: arguments, notActivated: decided, attachments: attachments))
                         }
-                        guard index < cells.count else { return }
-                        let result = await BlockingThreads.run { run(cells[index], limit: limit) }
-                        done.withLock { $0[index] = result }
                     }
                 }
             }
         }
-        return done.withLock { $0.compactMap { $0 } }
+        let info = MatrixReport.RunInfo(
+            sharingVersion: Sharing.version, started: ISO8601DateFormatter().string(from: Date()), host: ProcessInfo.processInfo.hostName,
+            cpu: Self.cpuModel, cores: ProcessInfo.processInfo.activeProcessorCount, jobs: jobs, timeout: timeout,
+            hosts: shares.map(\.profile.name), payloads: payloadFiles.map { $0.deletingPathExtension().lastPathComponent }, faults: faultList.map(\.description), devices: deviceList.map { $0?.name ?? "none" },
+            users: userList.map(\.rawValue), bundles: extensionBundles.map { Self.bundleInfo(path: $0.path, bundle: $0.bundle) },
+            seed: 0, repeats: 1, shard: nil, expectations: nil)
+        return (cells, info, server)
     }
 
-    /// Runs one cell: decided here when the extension would not be offered, else its own `sharing run`.
-    static func run(_ planned: Planned, limit: Double) -> CellResult {
-        guard planned.activated else {
-            return CellResult(cell: planned.cell, status: .run(.notActivated), reason: planned.activationReasons.joined(separator: "; "), seconds: 0,
-                              report: nil, appGroupFiles: [], attachments: planned.attachments, reproduce: planned.reproduce)
+    /// The cells a report shows not as expected or flaky, with their arguments, and the report's run info.
+    private func retried(_ path: String) throws(BadInput) -> ([MatrixRunner.Planned], MatrixReport.RunInfo, LocalFileServer?) {
+        let previous = try Self.readReport(path)
+        var info = previous.runInfo
+        info.started = ISO8601DateFormatter().string(from: Date())
+        info.jobs = jobs
+        let cells = previous.cells.filter { !$0.isExpected || $0.isFlaky }.map { result in
+            MatrixRunner.Planned(cell: result.cell, arguments: result.arguments, notActivated: nil, attachments: result.attachments)
         }
-        let groups = URL(fileURLWithPath: planned.arguments[planned.arguments.count - 1], isDirectory: true)
-        try? FileManager.default.removeItem(at: groups)
-        let clock = ContinuousClock(), start = clock.now
-        let outcome = spawn(planned.arguments + ["--json"], limit: limit)
-        let elapsed = start.duration(to: clock.now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let kept = (FileManager.default.enumerator(atPath: groups.path)?.allObjects as? [String] ?? []).filter { path in
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: groups.appendingPathComponent(path).path, isDirectory: &isDirectory) && !isDirectory.boolValue
-        }.sorted()
-        switch outcome {
-        case .report(let report):
-            return CellResult(cell: planned.cell, status: .run(report.status), reason: report.reason, seconds: seconds, report: report,
-                              appGroupFiles: kept, attachments: planned.attachments, reproduce: planned.reproduce)
-        case .failed(let why, let errorOutput):
-            return CellResult(cell: planned.cell, status: .harnessError, reason: why, seconds: seconds, report: nil, appGroupFiles: kept,
-                              attachments: planned.attachments, logTail: errorOutput.split(separator: "\n").suffix(20).map(String.init),
-                              reproduce: planned.reproduce)
+        return (cells, info, nil)
+    }
+
+    /// Prints the grid and what to look at, and writes the reports asked for.
+    private func present(_ report: MatrixReport) throws {
+        Output.line(report.grid())
+        let noted = report.cells.filter { $0.isExpected && !$0.notes.isEmpty }
+        if !noted.isEmpty { Output.line("\nCompleted, but:") }
+        for result in noted { Output.line("  \(result.cell.identifier): \(result.notes.joined(separator: "; "))") }
+        for result in report.flaky {
+            Output.line("\n\(result.cell.identifier): flaky: \(result.statuses.map(\.rawValue).joined(separator: ", "))\(result.bug.map { " (\($0))" } ?? "")")
+            Output.line("  \(result.reproduce)")
+        }
+        for result in report.unexpected {
+            Output.line("\n\(result.cell.identifier): \(result.status.rawValue)\(result.reason.map { ": \($0)" } ?? "")")
+            Output.line("  \(result.reproduce)")
+        }
+        for (path, data) in [(json, try Self.encoder.encode(report)), (junit, Data(report.junit().utf8)), (markdown, Data(report.markdown().utf8)),
+                             (html, Data(report.html().utf8))] {
+            if let path { try write(data, to: path) }
         }
     }
 
-    enum Spawned {
-        case report(RunReport)
-        case failed(String, errorOutput: String)
+    private func mergeReports() throws {
+        var reports: [MatrixReport] = []
+        for path in bundles { reports.append(try Self.readReport(path)) }
+        guard let report = MatrixReport.merged(reports) else { return }
+        try present(report)
+        if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
     }
 
-    /// Runs this program with `arguments`, killed when it outlives `limit` seconds; its JSON report, or why
-    /// there is none.
-    static func spawn(_ arguments: [String], limit: Double) -> Spawned {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
-        process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
+    static func readReport(_ path: String) throws(BadInput) -> MatrixReport {
+        let report: MatrixReport
         do {
-            try process.run()
+            report = try JSONDecoder().decode(MatrixReport.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
-            return .failed("cannot start sharing run: \(error)", errorOutput: "")
+            throw BadInput("\(path): not a report of sharing test --json: \(error)")
         }
-        let ended = Locked(false)
-        let pid = process.processIdentifier
-        DispatchQueue.global().asyncAfter(deadline: .now() + limit) {
-            // Killed only while it has not been reaped: its number is still its own.
-            ended.withLock { if !$0 { kill(pid, SIGKILL) } }
-        }
-        let errorData = Locked(Data())
-        let readErrors = DispatchGroup()
-        DispatchQueue.global().async(group: readErrors) { errorData.withLock { $0 = errors.fileHandleForReading.readDataToEndOfFile() } }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        readErrors.wait()
-        ended.withLock { isEnded in
-            process.waitUntilExit()
-            isEnded = true
-        }
-        let errorText = String(decoding: errorData.withLock { $0 }, as: UTF8.self)
-        if process.terminationReason == .uncaughtSignal {
-            return .failed("sharing run was killed by signal \(process.terminationStatus)\(process.terminationStatus == SIGKILL ? " (over the matrix's \(Int(limit)) s)" : "")", errorOutput: errorText)
-        }
+        guard report.schema == MatrixReport.schemaName else { throw BadInput("\(path): its schema is '\(report.schema)', not \(MatrixReport.schemaName)") }
+        return report
+    }
+
+    private func write(_ data: Data, to path: String) throws(BadInput) {
         do {
-            return .report(try JSONDecoder().decode(RunReport.self, from: data))
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            return .failed("sharing run exited \(process.terminationStatus) with no report", errorOutput: errorText)
+            throw BadInput("\(path): cannot write: \((error as NSError).localizedDescription)")
         }
     }
 
-    private func runInfo(started: Date, bundles: [(path: String, bundle: ExtensionBundle)], hosts: [String], faults: [Fault]) -> MatrixReport.RunInfo {
-        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.split(separator: "\n")
-            .first { $0.hasPrefix("model name") }.map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" } ?? "unknown"
-        return MatrixReport.RunInfo(
-            sharingVersion: Sharing.version, started: ISO8601DateFormatter().string(from: started), host: ProcessInfo.processInfo.hostName,
-            cpu: cpu, cores: ProcessInfo.processInfo.activeProcessorCount, jobs: jobs, timeout: timeout, hosts: hosts,
-            faults: faults.map(\.description),
-            bundles: bundles.map { path, bundle in
-                MatrixReport.BundleInfo(path: path, name: bundle.name, bundleIdentifier: bundle.bundleIdentifier, extensionPoint: bundle.extensionPointIdentifier,
-                                        bundleHash: (try? ContentHash.of(treeAt: bundle.url).description) ?? "unreadable",
-                                        activationRuleHash: bundle.manifest.activationRule.map { rule in
-                                            let hasher = ContentHasher()
-                                            hasher.update(rule.predicateSource)
-                                            return hasher.finalize().description
-                                        })
-            })
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    static var cpuModel: String {
+        let line = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.split(separator: "\n").first { $0.hasPrefix("model name") }
+        return line.flatMap { $0.split(separator: ":", maxSplits: 1).last }.map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown"
+    }
+
+    static func bundleInfo(path: String, bundle: ExtensionBundle) -> MatrixReport.BundleInfo {
+        MatrixReport.BundleInfo(path: path, name: bundle.name, bundleIdentifier: bundle.bundleIdentifier, extensionPoint: bundle.extensionPointIdentifier,
+                                bundleHash: (try? ContentHash.of(treeAt: bundle.url).description) ?? "unreadable",
+                                activationRuleHash: bundle.manifest.activationRule.map { rule in
+                                    let hasher = ContentHasher()
+                                    hasher.update(rule.predicateSource)
+                                    return hasher.finalize().description
+                                })
     }
 }
 #endif

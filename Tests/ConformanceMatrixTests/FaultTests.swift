@@ -12,6 +12,8 @@ struct FaultTests {
         ("load-hangs(nth=3)", .loadHangs(nth: 3)),
         ("memory-limit(mb=24)", .memoryLimit(megabytes: 24)),
         ("time-limit(s=2.5)", .timeLimit(seconds: 2.5)),
+        ("host-killed(after=500ms)", .hostKilled(after: .milliseconds(500))),
+        ("large-share(kind=file)", .largeShare(.file)),
     ])
     func roundTrip(spec: String, fault: Fault) throws {
         #expect(try Fault(parsing: spec) == fault)
@@ -26,7 +28,9 @@ struct FaultTests {
     }
 
     @Test("a spec that does not read names itself and what is wrong", arguments: [
-        ("slow", "no fault is named 'slow'; the faults: none, slow-host, load-fails, load-hangs, memory-limit, time-limit"),
+        ("slow", "no fault is named 'slow'; the faults: none, slow-host, load-fails, load-hangs, memory-limit, time-limit, host-killed, large-share"),
+        ("large-share(kind=videos)", "kind=videos is neither photos nor file"),
+        ("host-killed(after=1h)", "after=1h is not a duration such as 2s or 500ms"),
         ("load-fails(nth=0)", "nth=0 is not a whole number of at least 1"),
         ("load-fails(n=2)", "load-fails takes no parameter 'n'"),
         ("slow-host(delay=soon)", "delay=soon is not a duration such as 2s or 500ms"),
@@ -58,6 +62,8 @@ struct FaultTests {
             return (limits, faults)
         }
         #expect(applied(.none) == (base, HostFaults()))
+        #expect(applied(.hostKilled(after: .seconds(1))) == (base, HostFaults()))
+        #expect(applied(.largeShare(.photos)) == (base, HostFaults()))
         #expect(applied(.slowHost(delay: .seconds(2))) == (base, HostFaults(loadDelay: .seconds(2))))
         #expect(applied(.loadFails(nth: 2)) == (base, HostFaults(failingLoad: 2)))
         #expect(applied(.loadHangs(nth: 1)) == (base, HostFaults(hangingLoad: 1)))

@@ -90,7 +90,7 @@ struct MatrixCommandTests {
         try await withTemporaryDirectory { directory in
             let bundles = try ["Uppercase", "MemoryHog", "CrashesMidLoad"].map { try ExampleBundle.make($0, in: directory).path }
             let json = directory.appending(path: "report.json"), junit = directory.appending(path: "report.xml"), markdown = directory.appending(path: "report.md")
-            let result = try await Sharing.run(["test"] + bundles + ["--hosts", "notes,photos", "--faults", "none", "--timeout", "5",
+            let result = try await Sharing.run(["test"] + bundles + ["--hosts", "notes,photos", "--faults", "none", "--timeout", "30",
                                                 "--work", directory.appending(path: "work").path,
                                                 "--json", json.path, "--junit", junit.path, "--markdown", markdown.path])
             #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
@@ -148,6 +148,220 @@ struct MatrixCommandTests {
             let alone = try await Sharing.run(Array(words.dropFirst()) + ["--json"])
             #expect(try Self.report(alone)["status"] as? String == "interrupted-memory")
         }
+    }
+
+    /// `sharing test` on Uppercase and MemoryHog, Notes and Photos, no fault: one completed, one not activated,
+    /// the memory hog interrupted twice.
+    func smallMatrix(_ directory: URL, _ extra: [String]) async throws -> CommandResult {
+        let bundles = try ["Uppercase", "MemoryHog"].map { name -> String in
+            let bundle = directory.appending(path: "\(name).appex")
+            return FileManager.default.fileExists(atPath: bundle.path) ? bundle.path : try ExampleBundle.make(name, in: directory).path
+        }
+        return try await Sharing.run(["test"] + bundles + ["--hosts", "notes,photos", "--faults", "none", "--timeout", "30",
+                                                           "--work", directory.appending(path: "work").path] + extra)
+    }
+
+    func cells(_ file: URL) throws -> [[String: Any]] {
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        return try #require(report["cells"] as? [[String: Any]])
+    }
+
+    @Test("--update-expectations writes what failed as expected; with --expect the same matrix then passes; a glob entry decides the cells it matches")
+    func expectations() async throws {
+        try await withTemporaryDirectory { directory in
+            let expect = directory.appending(path: "expected.json")
+            let update = try await smallMatrix(directory, ["--expect", expect.path, "--update-expectations"])
+            #expect(update.status == 0, "\(update.standardOutput)\(update.standardError)")
+            #expect(update.standardOutput.hasSuffix("wrote 2 expectations to \(expect.path)\n"))
+            let written = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: expect)) as? [String: Any])
+            #expect(written["schema"] as? String == "opensharing-expectations/1")
+            let entries = try #require(written["expectations"] as? [[String: Any]])
+            #expect(entries.map { $0["cell"] as? String } == ["MemoryHog notes device=none user=post fault=none", "MemoryHog photos device=none user=post fault=none"])
+            #expect(entries.allSatisfy { $0["statuses"] as? [String] == ["interrupted-memory"] }, "\(entries)\n\(update.standardOutput)")
+            let again = try await smallMatrix(directory, ["--expect", expect.path])
+            #expect(again.status == 0, "\(again.standardOutput)")
+            #expect(again.standardOutput.contains("4 cells, 0 not as expected, 0 flaky"))
+            // A glob that expects the hog to complete everywhere: both its cells fail again, with the bug linked.
+            try Data(#"{"schema": "opensharing-expectations/1", "expectations": [{"cell": "MemoryHog *", "statuses": ["completed"], "bug": "https://example.com/bug/1"}]}"#.utf8).write(to: expect)
+            let json = directory.appending(path: "report.json")
+            let globbed = try await smallMatrix(directory, ["--expect", expect.path, "--json", json.path])
+            #expect(globbed.status == 1)
+            let hog = try cells(json).filter { ($0["cell"] as? [String: Any])?["bundle"] as? String == directory.appending(path: "MemoryHog.appex").path }
+            #expect(hog.count == 2 && hog.allSatisfy { $0["bug"] as? String == "https://example.com/bug/1" && $0["expected"] as? [String] == ["completed"] })
+            // An expectations file that does not read is bad input, named.
+            try Data(#"{"schema": "opensharing-expectations/1", "expectations": [{"cell": "*", "statuses": ["exploded"]}]}"#.utf8).write(to: expect)
+            let bad = try await smallMatrix(directory, ["--expect", expect.path])
+            #expect(bad.status == 2)
+            #expect(bad.standardError.contains("--expect \(expect.path): expectations[0].statuses[0]:"), "\(bad.standardError)")
+        }
+    }
+
+    @Test("--retry runs only the cells a report shows failing, with their arguments; --repeat runs each cell K times and records every status")
+    func retryAndRepeat() async throws {
+        try await withTemporaryDirectory { directory in
+            let first = directory.appending(path: "first.json"), retried = directory.appending(path: "retried.json")
+            _ = try await smallMatrix(directory, ["--json", first.path])
+            let result = try await Sharing.run(["test", "--retry", first.path, "--repeat", "2", "--json", retried.path])
+            #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
+            #expect(result.standardOutput.hasPrefix("2 cells × 2, 2 at a time, seed "))
+            let again = try cells(retried)
+            #expect(again.map { ($0["cell"] as? [String: Any])?["host"] as? String }.sorted { ($0 ?? "") < ($1 ?? "") } == ["notes", "photos"])
+            #expect(again.allSatisfy { $0["statuses"] as? [String] == ["interrupted-memory", "interrupted-memory"] }, "\(again.map { ($0["statuses"], $0["reason"], $0["logTail"]) })")
+            #expect(Set(again.compactMap { $0["reproduce"] as? String }) == Set(try cells(first).filter { $0["status"] as? String == "interrupted-memory" }.compactMap { $0["reproduce"] as? String }))
+        }
+    }
+
+    @Test("a cell known to vary that ends outside its expectation is flaky: marked ?, listed with its statuses, exit status 3 when nothing failed")
+    func flaky() async throws {
+        try await withTemporaryDirectory { directory in
+            // The hog's expectation says it is known to vary: its interruption then counts as flaky, not failed.
+            let expect = directory.appending(path: "expected.json")
+            try Data(#"{"schema": "opensharing-expectations/1", "expectations": [{"cell": "MemoryHog *", "statuses": ["completed"], "flaky": true}]}"#.utf8).write(to: expect)
+            let result = try await smallMatrix(directory, ["--expect", expect.path])
+            #expect(result.status == 3, "\(result.standardOutput)\(result.standardError)")
+            #expect(result.standardOutput.contains("MemoryHog notes   M?"), "\(result.standardOutput)")
+            #expect(result.standardOutput.contains("MemoryHog notes device=none user=post fault=none: flaky: interrupted-memory\n"))
+        }
+    }
+
+    @Test("--seed fixes the order cells run in, and is recorded; --shard I/N splits the cells the same way every time; --merge joins the shards into the whole grid")
+    func seedShardMerge() async throws {
+        try await withTemporaryDirectory { directory in
+            let shards = [1, 2].map { directory.appending(path: "shard-\($0).json") }
+            var keys: [[String]] = []
+            for (index, shard) in shards.enumerated() {
+                let result = try await smallMatrix(directory, ["--shard", "\(index + 1)/2", "--seed", "42", "--jobs", "1", "--json", shard.path])
+                #expect(result.standardOutput.hasPrefix("2 cells, 1 at a time, seed 42\n"), "\(result.standardOutput)")
+                let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: shard)) as? [String: Any])
+                let info = try #require(report["runInfo"] as? [String: Any])
+                #expect(info["seed"] as? Int == 42 && info["shard"] as? String == "\(index + 1)/2")
+                keys.append(try cells(shard).map { "\((($0["cell"] as? [String: Any])?["bundle"] as? String ?? "").split(separator: "/").last ?? "") \(($0["cell"] as? [String: Any])?["host"] as? String ?? "")" })
+            }
+            #expect(keys == [["Uppercase.appex notes", "MemoryHog.appex notes"], ["Uppercase.appex photos", "MemoryHog.appex photos"]])
+            let repeatShard = try await smallMatrix(directory, ["--shard", "2/2", "--json", directory.appending(path: "again.json").path])
+            #expect(try cells(directory.appending(path: "again.json")).count == 2 && repeatShard.status == 1)
+            let junit = directory.appending(path: "merged.xml")
+            let merged = try await Sharing.run(["test", "--merge"] + shards.map(\.path) + ["--junit", junit.path])
+            #expect(merged.status == 1)
+            #expect(merged.standardOutput.hasPrefix("""
+                                  none
+                Uppercase notes   ✓
+                Uppercase photos  ·
+                MemoryHog notes   M!
+                MemoryHog photos  M!
+                """.split(separator: "\n").map { $0.padding(toLength: 22, withPad: " ", startingAt: 0) }.joined(separator: "\n")), "\(merged.standardOutput)")
+            #expect(try String(contentsOf: junit, encoding: .utf8).contains(#"<testsuites name="sharing test" tests="4" failures="2" skipped="1">"#))
+            let notReport = try await Sharing.run(["test", "--merge", junit.path])
+            #expect(notReport.status == 2)
+            #expect(notReport.standardError.contains("\(junit.path): not a report of sharing test --json"))
+        }
+    }
+
+    @Test("host-killed: the host dies mid-run and the matrix finds nothing of the extension left a second later; alone, the command kills its own host")
+    func hostKilled() async throws {
+        try await withTemporaryDirectory { directory in
+            let json = directory.appending(path: "report.json")
+            let bundle = try ExampleBundle.make("NeverCompletes", in: directory)
+            let result = try await Sharing.run(["test", bundle.path, "--hosts", "notes", "--faults", "host-killed(after=1s)", "--timeout", "30",
+                                                "--work", directory.appending(path: "work").path, "--json", json.path])
+            #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+            let cell = try #require(try cells(json).first)
+            #expect(cell["status"] as? String == "host-killed")
+            // The extension's tree was seen (our init and the extension at least) and ended with its host.
+            let reason = try #require(cell["reason"] as? String)
+            let watched = try #require(Int(reason.split(separator: " ").dropFirst(5).first ?? ""), "\(reason)")
+            #expect(watched >= 2 && reason.hasSuffix("processes it had started ended with it"), "\(reason)")
+            let alone = try await Sharing.run(["run", bundle.path, "--host", "notes", "--text", "x", "--fault", "host-killed(after=300ms)"])
+            #expect(alone.status == -SIGKILL, "\(alone.status)")
+            #expect(alone.standardError.hasPrefix("sharing: the host is killed 0.3 seconds after the run starts (fault host-killed)\n"), "\(alone.standardError)")
+        }
+    }
+
+    @Test("--html: one page that Chromium renders with every cell of the grid and its status, a cell's details opened from its address")
+    func html() async throws {
+        try await withTemporaryDirectory { directory in
+            let page = directory.appending(path: "report.html"), json = directory.appending(path: "report.json")
+            _ = try await smallMatrix(directory, ["--html", page.path, "--json", json.path])
+            let all = try cells(json)
+            let hog = try #require(all.firstIndex { $0["status"] as? String == "interrupted-memory" })
+            // Rendered by headless Chromium from the file alone (no network), the DOM read back after its script ran.
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/chromium")
+            process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(directory.appending(path: "chromium").path)",
+                                 "--dump-dom", page.absoluteString + "#cell-\(hog)"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let dom = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            let counts = try await python("""
+                import sys
+                from html.parser import HTMLParser
+                class Page(HTMLParser):
+                    def __init__(self):
+                        super().__init__(); self.grid = []; self.opened = []
+                    def handle_starttag(self, tag, attributes):
+                        attributes = dict(attributes)
+                        if tag == "td" and "data-status" in attributes: self.grid.append((attributes["data-cell"], attributes["data-status"]))
+                        if tag == "details" and "open" in attributes: self.opened.append(attributes["id"])
+                page = Page(); page.feed(open(sys.argv[1]).read())
+                for cell, status in page.grid: print(cell + "\t" + status)
+                print("open\t" + ",".join(page.opened))
+                """, try writeTemporary(dom, in: directory))
+            let lines = counts.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+            let grid = Dictionary(uniqueKeysWithValues: lines.dropLast().map { ($0[0], $0[1]) })
+            #expect(grid.count == all.count)
+            for cell in all {
+                let key = try #require(cell["cell"] as? [String: Any])
+                let name = "\(((key["bundle"] as? String ?? "") as NSString).lastPathComponent.replacingOccurrences(of: ".appex", with: "")) \(key["host"] as? String ?? "") device=none user=post fault=none"
+                #expect(grid[name] == cell["status"] as? String, "\(name)")
+            }
+            #expect(lines.last == ["open", "cell-\(hog)"])
+        }
+    }
+
+    @Test("a notification service's cells are payloads: the default set's statuses, what was shown, the image served from 127.0.0.1 while the matrix runs; share faults are left out")
+    func payloads() async throws {
+        try await withTemporaryDirectory { directory in
+            let bundles = try ["BundledAttachment", "SilentService"].map { try ExampleBundle.make($0, in: directory).path }
+            let json = directory.appending(path: "report.json"), work = directory.appending(path: "work")
+            let result = try await Sharing.run(["test"] + bundles + ["--faults", "none,load-fails", "--timeout", "8", "--work", work.path, "--json", json.path])
+            #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
+            let all = try cells(json)
+            #expect(all.count == 8, "load-fails means nothing to a notification service: one fault, four payloads, two bundles")
+            func cell(_ bundle: String, _ payload: String) throws -> [String: Any] {
+                try #require(all.first { cell in
+                    let key = cell["cell"] as? [String: Any]
+                    return (key?["bundle"] as? String)?.hasSuffix("/\(bundle).appex") == true && key?["payload"] as? String == payload
+                })
+            }
+            #expect(try cell("BundledAttachment", "alert-only")["reason"] as? String == "the payload does not ask for the extension: shown as sent")
+            #expect(try cell("BundledAttachment", "not-mutable")["status"] as? String == "not-activated")
+            let refused = try cell("BundledAttachment", "over-4kb")
+            #expect(refused["status"] as? String == "not-activated")
+            #expect((refused["reason"] as? String)?.hasPrefix("refused before the extension: --payload \(work.path)/payloads/over-4kb.json") == true, "\(refused)")
+            let shown = try cell("BundledAttachment", "mutable-image")
+            #expect(shown["status"] as? String == "completed")
+            let returned = try #require(shown["returned"] as? [[String: Any]])
+            #expect(returned.first?["text"] as? String == "A photo")
+            #expect(try cell("SilentService", "mutable-image")["status"] as? String == "interrupted-timeout")
+            // The image the mutable payload names was served by the matrix, from its own default share.
+            let payload = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: work.appending(path: "payloads/mutable-image.json"))) as? [String: Any])
+            let image = try #require((payload["fcm_options"] as? [String: Any])?["image"] as? String)
+            #expect(image.hasPrefix("http://127.0.0.1:") && image.hasSuffix("/photo.jpg"))
+            #expect(result.standardOutput.contains("serving the payloads' image at \(image) while the matrix runs"))
+            let notify = try await Sharing.run(["notify", bundles[0], "--payload", work.appending(path: "payloads/alert-only.json").path, "--fault", "load-fails"])
+            #expect(notify.status == 2)
+            #expect(notify.standardError.contains("--fault load-fails: a fault of a share's loads; a notification service loads nothing from its host."), "\(notify.standardError)")
+        }
+    }
+
+    func writeTemporary(_ text: String, in directory: URL) throws -> String {
+        let file = directory.appending(path: "dom.html")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file.path
     }
 
     /// Runs a Python program with arguments; what it printed.

@@ -60,6 +60,9 @@ int csharing_memfd_is_sealed(int descriptor);
 /// A pipe, both ends close-on-exec: descriptors[0] reads, descriptors[1] writes.
 int csharing_pipe(int descriptors[2]);
 
+/// accept(2) of a connection whose descriptor is close-on-exec from the start (accept4).
+int csharing_accept(int socket);
+
 /// write(2) that fails with EPIPE, instead of raising SIGPIPE, when the reading end is gone: SIGPIPE is
 /// blocked in the calling thread around the write, and one the write raised is taken back.
 ssize_t csharing_write_without_sigpipe(int descriptor, const void *bytes, size_t length);
