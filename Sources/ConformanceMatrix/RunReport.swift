@@ -1,7 +1,8 @@
+public import ExtensionManifest
 public import ExtensionRuntime
-import Foundation
+public import Foundation
 public import OpenExtensionUI
-import OpenItemProvider
+public import OpenItemProvider
 import OpenUniformTypeIdentifiers
 
 /// What a run of a share or action extension came to, as `sharing run` prints it and the conformance matrix
@@ -53,9 +54,32 @@ public struct RunReport: Codable, Sendable {
     public var livedAfterCompletion: Double?
     public var afterCompletionExpired: Bool
 
+    /// Runs `bundle` on `items` as one cell of the matrix does, in one call: the extension point's limits
+    /// (on `device`, unless `limits` are given), then each fault's; the activation rule first, as the system
+    /// evaluates it, a run that would not be offered reported `not-activated` and not started unless
+    /// `ignoringActivation`; then the run, as its own process, and its report. (A large share is the caller's:
+    /// its files, `DefaultShare.writeLarge`, go into `items`; a host killed is a process's death, which `sharing
+    /// run` plays.)
+    ///
+    /// - Throws: `PredicateSyntaxError` when the activation rule does not parse; `ExtensionRuntimeError` when the
+    ///   extension cannot be started at all.
+    public static func run(_ bundle: ExtensionBundle, items: [NSExtensionItem], faults: [Fault] = [], limits: ExtensionLimits? = nil,
+                           device: DeviceClass? = nil, user: ExtensionUser = .post, appGroupContainers: URL? = nil, cgroup: URL? = nil,
+                           ignoringActivation: Bool = false) async throws -> RunReport {
+        var limits = limits ?? .defaults(forExtensionPoint: bundle.extensionPointIdentifier, device: device)
+        var hostFaults = HostFaults()
+        for fault in faults { fault.apply(to: &limits, &hostFaults) }
+        if let activation = try bundle.activation(for: items), !activation.matches && !ignoringActivation {
+            return RunReport(notActivated: bundle, reasons: activation.reasons, user: user, device: device, limit: limits.memory)
+        }
+        let host = ExtensionHost(limits: limits, device: device, user: user, appGroupContainers: appGroupContainers, cgroup: cgroup,
+                                 openURL: { _ in true }, faults: hostFaults)
+        return await RunReport(try await host.run(bundle, items: items), bundle: bundle, user: user, device: device, limit: limits.memory)
+    }
+
     /// The report of a run that did not happen: the extension's activation rule hides it for the share, for
     /// `reasons` (the clauses that fail).
-    public init(notActivated bundle: ExtensionBundle, reasons: [String], user: ExtensionUser, device: DeviceClass?, limit: Int) {
+    init(notActivated bundle: ExtensionBundle, reasons: [String], user: ExtensionUser, device: DeviceClass?, limit: Int) {
         self.bundle = bundle.name
         status = .notActivated
         reason = reasons.isEmpty ? "its activation rule does not match the share" : reasons.joined(separator: "; ")
@@ -137,4 +161,15 @@ public struct RunReport: Codable, Sendable {
         return returned
     }
 
+}
+
+extension ExtensionBundle {
+    /// The extension's activation rule evaluated on a share's items, for an extension point that has one (share
+    /// and action extensions); `nil` for the others (a notification service is asked by payloads).
+    ///
+    /// - Throws: `PredicateSyntaxError` for a rule that does not parse.
+    public func activation(for items: [NSExtensionItem]) throws(PredicateSyntaxError) -> ActivationResult? {
+        guard ExtensionPoint.named(extensionPointIdentifier)?.usesActivationRule == true else { return nil }
+        return try manifest.activation(for: ActivationInput(items))
+    }
 }

@@ -118,28 +118,20 @@ struct RunCommand: AsyncParsableCommand {
         // One rule: an explicit limit wins over the device's, which wins over the extension point's; a fault's
         // limit wins over all three, as the cell of the matrix it reproduces.
         let played = device.flatMap(DeviceClass.named)
-        let person = ExtensionUser(rawValue: user) ?? .post
         var limits = ExtensionLimits.defaults(forExtensionPoint: extensionBundle.extensionPointIdentifier, device: played)
         if let memoryLimit { limits.memory = memoryLimit.bytes }
         if let diskLimit { limits.disk = diskLimit.bytes }
         if let timeout { limits.request = .milliseconds(Int(timeout * 1000)) }
-        var hostFaults = HostFaults()
-        for fault in faults { fault.apply(to: &limits, &hostFaults) }
         Self.killHost(for: faults)
         let report: RunReport
-        let activation = try Self.activation(of: extensionBundle, for: items, path: bundle)
-        if let activation, !activation.matches && !ignoreActivation {
-            report = RunReport(notActivated: extensionBundle, reasons: activation.reasons, user: person, device: played, limit: limits.memory)
-        } else {
-            let host = ExtensionHost(limits: limits, device: played, user: person, appGroupContainers: appGroup.map { URL(fileURLWithPath: $0, isDirectory: true) },
-                                     cgroup: cgroup.map { URL(fileURLWithPath: $0, isDirectory: true) }, openURL: { _ in true }, faults: hostFaults)
-            let run: ExtensionRun
-            do {
-                run = try await host.run(extensionBundle, items: items)
-            } catch {
-                throw BadInput("\(error)")
-            }
-            report = await RunReport(run, bundle: extensionBundle, user: person, device: played, limit: limits.memory)
+        do {
+            report = try await RunReport.run(extensionBundle, items: items, faults: faults, limits: limits, device: played,
+                                             user: ExtensionUser(rawValue: user) ?? .post, appGroupContainers: appGroup.map { URL(fileURLWithPath: $0, isDirectory: true) },
+                                             cgroup: cgroup.map { URL(fileURLWithPath: $0, isDirectory: true) }, ignoringActivation: ignoreActivation)
+        } catch let error as PredicateSyntaxError {
+            throw BadInput("\(bundle): NSExtensionActivationRule does not parse: \(error)")
+        } catch {
+            throw BadInput("\(error)")
         }
         if json {
             try Output.json(report)
@@ -158,17 +150,6 @@ struct RunCommand: AsyncParsableCommand {
             DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))) {
                 kill(getpid(), SIGKILL)
             }
-        }
-    }
-
-    /// The extension's activation rule evaluated on the share, for an extension point that has one; `nil` for
-    /// the others (a notification service is asked by payloads, not shares).
-    static func activation(of bundle: ExtensionBundle, for items: [NSExtensionItem], path: String) throws(BadInput) -> ActivationResult? {
-        guard ExtensionPoint.named(bundle.extensionPointIdentifier)?.usesActivationRule == true else { return nil }
-        do {
-            return try bundle.manifest.activation(for: ActivationInput(items))
-        } catch {
-            throw BadInput("\(path): NSExtensionActivationRule does not parse: \(error)")
         }
     }
 

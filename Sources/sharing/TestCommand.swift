@@ -275,7 +275,12 @@ struct TestCommand: AsyncParsableCommand {
                 continue
             }
             for (profile, content, items) in shares {
-                let activation = try RunCommand.activation(of: bundle, for: items, path: path)
+                let activation: ActivationResult?
+                do {
+                    activation = try bundle.activation(for: items)
+                } catch {
+                    throw BadInput("\(path): NSExtensionActivationRule does not parse: \(error)")
+                }
                 let attachments = items.reduce(0) { $0 + ($1.attachments?.count ?? 0) }
                 for device in deviceList {
                     for user in userList {

@@ -3,7 +3,6 @@ import ConformanceMatrix
 import ExtensionRuntime
 import Foundation
 import HostProfiles
-import OpenExtensionUI
 import Testing
 
 /// The matrix written as Swift Testing tests, as docs/conformance.md shows an author: host profiles and faults
@@ -14,8 +13,8 @@ struct FromSwiftTests {
     static let products = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
         .deletingLastPathComponent()
 
-    @Test("Uppercase on Notes' share: completes without a fault and with a slow host, cancels when its load fails",
-          arguments: [HostProfile.named("notes")!], Fault.standard)
+    @Test("Uppercase, one call per cell: on Notes' share it completes without a fault and with a slow host, and cancels when its load fails; Photos' share does not activate it",
+          arguments: ["notes", "photos"].compactMap(HostProfile.named), Fault.standard)
     func uppercase(host: HostProfile, fault: Fault) async throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("matrix-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: work) }
@@ -28,18 +27,18 @@ struct FromSwiftTests {
         let bundle = try ExtensionBundle(url: bundleURL)
 
         let content = try DefaultShare.write(into: work.appendingPathComponent("share"))
-        var limits = ExtensionLimits.defaults(forExtensionPoint: bundle.extensionPointIdentifier)
-        var faults = HostFaults()
-        fault.apply(to: &limits, &faults)
         let items = try host.share(DefaultShare.content(for: host.name, from: content)).makeItems(relativeTo: work)
-        let run = try await ExtensionHost(limits: limits, faults: faults).run(bundle, items: items)
-        let report = await RunReport(run, bundle: bundle, user: .post, device: nil, limit: limits.memory)
-        switch fault {
-        case .loadFails:
-            #expect(run.status == .cancelled)
+        let report = try await RunReport.run(bundle, items: items, faults: [fault])
+        switch (host.name, fault) {
+        case ("photos", _):
+            #expect(report.status == .notActivated)
+            #expect(report.reason == "item 1, attachment 1 (public.jpeg) is an image; the rule takes text")
+            #expect(report.sandbox == "not started")
+        case (_, .loadFails):
+            #expect(report.status == .cancelled)
             #expect(report.loads.first?.failure == "the host fails load 1 (fault load-fails)")
         default:
-            #expect(run.status == .completed)
+            #expect(report.status == .completed)
             #expect(report.returned.map(\.text) == [DefaultShare.note.uppercased()])
         }
     }
