@@ -129,6 +129,9 @@ public struct CellResult: Codable, Sendable {
     public var knownFlaky: Bool
     /// The bug the expectations link the cell to.
     public var bug: String?
+    /// Its place in the order the cells were started (from 0; its first run's, when it ran more than once):
+    /// the same for the same `--seed`.
+    public var order: Int?
 
     /// Every run ended as expected.
     public var isExpected: Bool { statuses.allSatisfy(expected.contains) }

@@ -52,7 +52,8 @@ enum MatrixRunner {
                         }
                         guard position < queue.count else { return }
                         let index = queue[position]
-                        let result = await BlockingThreads.run { run(cells[index], limit: limit) }
+                        var result = await BlockingThreads.run { run(cells[index], limit: limit) }
+                        result.order = position
                         done.withLock { $0[index].append(result) }
                     }
                 }

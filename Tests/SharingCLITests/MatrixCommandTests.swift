@@ -240,6 +240,16 @@ struct MatrixCommandTests {
             #expect(keys == [["Uppercase.appex notes", "MemoryHog.appex notes"], ["Uppercase.appex photos", "MemoryHog.appex photos"]])
             let repeatShard = try await smallMatrix(directory, ["--shard", "2/2", "--json", directory.appending(path: "again.json").path])
             #expect(try cells(directory.appending(path: "again.json")).count == 2 && repeatShard.status == 1)
+            // The order the cells start in is the seed's: the same seed, the same order; seeds 1 and 3 order four cells differently.
+            func order(seed: Int) async throws -> [Int] {
+                let file = directory.appending(path: "order-\(seed).json")
+                _ = try await smallMatrix(directory, ["--seed", String(seed), "--jobs", "1", "--json", file.path])
+                return try cells(file).map { try #require($0["order"] as? Int) }
+            }
+            let first = try await order(seed: 1)
+            #expect(Set(first) == [0, 1, 2, 3])
+            #expect(try await order(seed: 1) == first)
+            #expect(try await order(seed: 3) != first)
             let junit = directory.appending(path: "merged.xml")
             let merged = try await Sharing.run(["test", "--merge"] + shards.map(\.path) + ["--junit", junit.path])
             #expect(merged.status == 1)
@@ -254,6 +264,26 @@ struct MatrixCommandTests {
             let notReport = try await Sharing.run(["test", "--merge", junit.path])
             #expect(notReport.status == 2)
             #expect(notReport.standardError.contains("\(junit.path): not a report of sharing test --json"))
+        }
+    }
+
+    @Test("large-share adds its files to the share: ten 48 MP photos (too many for ImageSaver's rule), or a 2 GiB file (its copy stopped at the disk limit)")
+    func largeShare() async throws {
+        try await withTemporaryDirectory { directory in
+            let saver = try ExampleBundle.make("ImageSaver", in: directory)
+            let photos = try await Sharing.run(["run", saver.path, "--host", "photos", "--file", Self.photo, "--fault", "large-share(kind=photos)", "--json"])
+            let report = try Self.report(photos)
+            #expect(report["status"] as? String == "not-activated")
+            #expect((report["reason"] as? String)?.contains("11 images, more than NSExtensionActivationSupportsImageWithMaxCount (10)") == true, "\(report)")
+            let fileSaver = try ExampleBundle.make("FileSaver", in: directory)
+            let file = try await Sharing.run(["run", fileSaver.path, "--host", "files", "--file", Self.photo, "--fault", "large-share(kind=file)",
+                                              "--disk-limit", "16MB", "--app-group", directory.appending(path: "groups").path, "--json"])
+            // The 2 GiB file crosses as a descriptor; the saver's copy of it stops at the largest file it may write.
+            let saved = try Self.report(file)
+            let loads = try #require(saved["loads"] as? [[String: Any]])
+            #expect(loads.contains { $0["size"] as? Int == 2 << 30 }, "\(loads)")
+            #expect(saved["status"] as? String == "cancelled")
+            #expect((saved["error"] as? [String: String])?["description"]?.hasSuffix("failed: File too large") == true, "\(saved)")
         }
     }
 
