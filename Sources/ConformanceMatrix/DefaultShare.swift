@@ -3,8 +3,9 @@ public import HostProfiles
 import OpenCoreFoundation
 import OpenImageIO
 
-/// What the matrix shares when it is given nothing: a photo, a PDF, a page's URL and a note, written by our own
-/// generator into a directory (the same bytes every time, so a reproduce command finds them again).
+/// What the matrix shares when it is given nothing: a photo, a 48 MP photo, a PDF, a page's URL and a note,
+/// written by our own generator into a directory (the same bytes every time, so a reproduce command finds them
+/// again).
 public enum DefaultShare {
     /// The page every browser profile shares: never fetched by the matrix itself.
     public static let pageURL = URL(string: "https://example.com/articles/sharing")!
@@ -16,9 +17,23 @@ public enum DefaultShare {
     public static func write(into directory: URL) throws -> SharedContent {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let photo = directory.appendingPathComponent("photo.jpg"), pdf = directory.appendingPathComponent("document.pdf")
+        let large = directory.appendingPathComponent("photo-48mp.jpg")
         try writeIfChanged(try jpeg(width: 1200, height: 800), to: photo)
         try writeIfChanged(Data(Self.pdf.utf8), to: pdf)
-        return SharedContent(files: [photo, pdf], urls: [pageURL], texts: [note], title: title)
+        if !isFile(large) { try FileManager.default.copyItem(at: try photo48MP(), to: large) }
+        return SharedContent(files: [photo, large, pdf], urls: [pageURL], texts: [note], title: title)
+    }
+
+    /// Where the generated files too large to make for every run are kept, made once: `opensharing-test/large`
+    /// in the temporary directory.
+    static var largeFiles: URL { FileManager.default.temporaryDirectory.appendingPathComponent("opensharing-test/large") }
+
+    /// A 48 MP photo (8000 × 6000, the size of a recent iPhone's main camera), encoded once and kept.
+    static func photo48MP() throws -> URL {
+        try FileManager.default.createDirectory(at: largeFiles, withIntermediateDirectories: true)
+        let photo = largeFiles.appendingPathComponent("photo-48mp-1.jpg")
+        if !isFile(photo) { try jpeg(width: 8000, height: 6000).write(to: photo, options: .atomic) }
+        return photo
     }
 
     /// Writes the payloads a notification service is sent when it is given none, into `directory`: an alert
@@ -41,18 +56,18 @@ public enum DefaultShare {
         }
     }
 
-    /// Writes a large share into `directory` (each file made once, then kept): ten 48 MP photos (8000 × 6000,
-    /// the size of a recent iPhone's main camera), or one 2 GiB file (sparse: it costs no disk until read).
-    public static func writeLarge(_ kind: Fault.LargeShare, into directory: URL) throws -> [URL] {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    /// Writes a large share (each file made once, then kept in `opensharing-test/large` in the temporary
+    /// directory): ten 48 MP photos, or one 2 GiB file (sparse: it costs no disk until read).
+    public static func writeLarge(_ kind: Fault.LargeShare) throws -> [URL] {
         switch kind {
         case .photos:
-            let photos = (1...10).map { directory.appendingPathComponent("photo-48mp-\($0).jpg") }
-            if !isFile(photos[0]) { try jpeg(width: 8000, height: 6000).write(to: photos[0], options: .atomic) }
-            for photo in photos.dropFirst() where !isFile(photo) { try FileManager.default.copyItem(at: photos[0], to: photo) }
+            let first = try photo48MP()
+            let photos = [first] + (2...10).map { largeFiles.appendingPathComponent("photo-48mp-\($0).jpg") }
+            for photo in photos.dropFirst() where !isFile(photo) { try FileManager.default.copyItem(at: first, to: photo) }
             return photos
         case .file:
-            let file = directory.appendingPathComponent("file-2gib.bin")
+            try FileManager.default.createDirectory(at: largeFiles, withIntermediateDirectories: true)
+            let file = largeFiles.appendingPathComponent("file-2gib.bin")
             let size: UInt64 = 2 << 30
             if (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? UInt64) != size {
                 guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw GeneratorError("cannot make \(file.path)") }
@@ -68,19 +83,22 @@ public enum DefaultShare {
         ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0) > 0
     }
 
-    /// The part of the default set a host profile shares, as a person would share from that app: a photo from
-    /// Photos and Messages, the PDF from Files, the page from a browser, the note from Notes and Mail (the
-    /// content of `Examples/make-shares.sh`, the fixtures' own). A host named here for nothing, or not named,
-    /// gets all of it.
+    /// The part of the default set a host profile shares, as a person would share from that app: the 48 MP
+    /// photo from Photos (a camera's), the small photo from Messages, the screenshot editor and the other photo
+    /// hosts, the PDF from Files, the page from a browser, the note from Notes and Mail (the content of
+    /// `Examples/make-shares.sh`, the fixtures' own). A host named here for nothing, or not named, gets all of it.
     public static func content(for host: String, from all: SharedContent) -> SharedContent {
-        let photo = ["photos", "live-photo", "live-photo-messages", "messages", "screenshot", "safari-image"]
+        let photo = ["live-photo", "live-photo-messages", "messages", "screenshot", "safari-image"]
+        let camera = ["photos"]
         let document = ["files"]
         let page = ["safari", "safari-javascript", "safari-image", "chrome", "firefox", "duplicates"]
         let note = ["safari-javascript", "notes", "mail"]
         let titled = ["safari", "safari-javascript", "safari-image", "firefox", "notes", "mail", "no-attachments", "duplicates"]
-        guard (photo + document + page + note + titled).contains(host) else { return all }
+        guard (photo + camera + document + page + note + titled).contains(host) else { return all }
         let files = all.files.filter { file in
-            (photo.contains(host) && file.pathExtension == "jpg") || (document.contains(host) && file.pathExtension == "pdf")
+            let name = file.lastPathComponent
+            return (photo.contains(host) && name == "photo.jpg") || (camera.contains(host) && name == "photo-48mp.jpg")
+                || (document.contains(host) && file.pathExtension == "pdf")
         }
         return SharedContent(files: files, urls: page.contains(host) ? all.urls : [], texts: note.contains(host) ? all.texts : [],
                              title: titled.contains(host) ? all.title : nil)

@@ -107,9 +107,8 @@ struct RunCommand: AsyncParsableCommand {
         // The host's own faults: a large share adds its files; a host killed kills this process.
         var source = self.source
         for case .largeShare(let kind) in faults {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("opensharing-test/large")
             do {
-                source.files += try DefaultShare.writeLarge(kind, into: directory).map(\.path)
+                source.files += try DefaultShare.writeLarge(kind).map(\.path)
             } catch {
                 throw BadInput("--fault large-share(kind=\(kind.rawValue)): \(error)")
             }

@@ -22,7 +22,7 @@ struct TestCommand: AsyncParsableCommand {
             not offer the extension for that host's share), or goes with its host (host-killed); --expect FILE says \
             otherwise per cell or glob. A completed cell also says what did not happen (attachments never loaded, \
             loads that failed, nothing returned or kept). Without --file, --url or --text every host shares its part \
-            of a default set written into the work directory: a photo, a PDF, a page's URL and a note. A notification \
+            of a default set written into the work directory: a photo, a 48 MP photo (Photos'), a PDF, a page's URL and a note. A notification \
             service is sent payloads instead (--payload, or a default set: an alert only, a mutable notification with \
             an image served from 127.0.0.1 while the matrix runs, the same not mutable, one over 4 KB). \
             Exit status: 0 when every cell is as expected, 1 when one is not, 2 on bad input, 3 when cells were \
