@@ -163,6 +163,15 @@ struct TestCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // A report that cannot be written is found before the matrix runs, not after its minutes are spent.
+        for (option, path) in [("--json", json), ("--junit", junit), ("--markdown", markdown), ("--html", html),
+                               ("--expect", updateExpectations ? expect : nil)] {
+            guard let path else { continue }
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            guard FileManager.default.isWritableFile(atPath: directory) else {
+                throw BadInput("\(option) \(path): \(FileManager.default.fileExists(atPath: directory) ? "its directory is not writable" : "no such directory")")
+            }
+        }
         if merge { return try mergeReports() }
         let expectations = try expect.map { path throws(BadInput) -> Expectations? in
             // Updating writes the file; it need not exist yet.

@@ -67,6 +67,12 @@ struct MatrixCommandTests {
             let test = try await Sharing.run(["test", bundle.path, "--faults", "none,crash"])
             #expect(test.status == 2)
             #expect(test.standardError.contains("--faults: fault 'crash': no fault is named 'crash'"), "\(test.standardError)")
+            // A report that could not be written is refused before any cell runs.
+            let unwritable = directory.appending(path: "missing/report.json").path
+            let report = try await Sharing.run(["test", bundle.path, "--hosts", "notes", "--json", unwritable])
+            #expect(report.status == 2)
+            #expect(report.standardError == "sharing: error: --json \(unwritable): no such directory\n")
+            #expect(report.standardOutput.isEmpty)
         }
     }
 
