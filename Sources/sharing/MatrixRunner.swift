@@ -207,13 +207,8 @@ enum MatrixRunner {
         let log = String(decoding: errorData.withLock { $0 }, as: UTF8.self)
         if process.terminationReason == .uncaughtSignal {
             if watchingDescendants && process.terminationStatus == SIGKILL && data.isEmpty {
-                let deadline = ContinuousClock.now + .seconds(1)
                 let watched = seen.withLock { $0 }
-                var alive = watched.filter(\.isAlive)
-                while !alive.isEmpty && ContinuousClock.now < deadline {
-                    usleep(20_000)
-                    alive = alive.filter(\.isAlive)
-                }
+                let alive = ProcessIdentity.survivors(of: watched, within: .seconds(1))
                 for leftover in alive { leftover.kill() }
                 return .hostGone(watched: watched.count, leftover: alive.map(\.pid).sorted(), log: log)
             }
@@ -223,41 +218,4 @@ enum MatrixRunner {
     }
 }
 
-/// A process as /proc shows it, told apart from a later one with its number by its start time.
-struct ProcessIdentity: Hashable, Sendable {
-    var pid: pid_t
-    var startTime: UInt64
-
-    /// Its parent and start time, from /proc/PID/stat; `nil` when it is gone or a zombie (nothing left to end).
-    static func read(_ pid: pid_t) -> (parent: pid_t, startTime: UInt64)? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
-        // After the command's closing parenthesis: state, parent, …; the start time is field 22.
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 19, fields[0] != "Z", let parent = pid_t(fields[1]), let start = UInt64(fields[19]) else { return nil }
-        return (parent, start)
-    }
-
-    /// Every living process whose ancestry leads to `root`.
-    static func descendants(of root: pid_t) -> Set<ProcessIdentity> {
-        var parents: [pid_t: [ProcessIdentity]] = [:]
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = pid_t(name), let (parent, start) = read(pid) else { continue }
-            parents[parent, default: []].append(ProcessIdentity(pid: pid, startTime: start))
-        }
-        var found: Set<ProcessIdentity> = [], frontier = [root]
-        while let parent = frontier.popLast() {
-            for child in parents[parent] ?? [] where found.insert(child).inserted { frontier.append(child.pid) }
-        }
-        return found
-    }
-
-    /// The same process is still running (not a zombie).
-    var isAlive: Bool { Self.read(pid)?.startTime == startTime }
-
-    /// Kills it, if it is still this process.
-    func kill() {
-        if isAlive { _ = Glibc.kill(pid, SIGKILL) }
-    }
-}
 #endif

@@ -1,0 +1,78 @@
+#if os(Linux)
+import ConformanceMatrix
+import Foundation
+import Testing
+
+/// What `host-killed` relies on, with a host that does leak: a shell whose background child outlives it.
+@Suite("Processes that outlive their host")
+struct ProcessIdentityTests {
+    /// A Python process that makes itself the subreaper of what it starts (so that an orphan comes back to it,
+    /// and is reaped, rather than to the container's init), starts `host` as a shell command, prints its pid,
+    /// and, once its standard input closes, reaps everything and ends.
+    static let keeper = """
+        import ctypes, os, subprocess, sys
+        ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)
+        host = subprocess.Popen(["sh", "-c", sys.argv[1]])
+        print(host.pid, flush=True)
+        sys.stdin.read()
+        while True:
+            try: os.waitpid(-1, 0)
+            except ChildProcessError: break
+        """
+
+    func withHost(_ command: String, _ body: (pid_t) throws -> Void) throws {
+        let process = Process(), input = Pipe(), output = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", Self.keeper, command]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+        var said = Data()
+        while !said.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            said += chunk
+        }
+        let host = try #require(pid_t(String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+        try body(host)
+    }
+
+    /// The host's descendants once there are `count` of them (waiting up to two seconds).
+    func descendants(of host: pid_t, count: Int) -> Set<ProcessIdentity> {
+        for _ in 0..<100 {
+            let found = ProcessIdentity.descendants(of: host)
+            if found.count >= count { return found }
+            usleep(20_000)
+        }
+        return ProcessIdentity.descendants(of: host)
+    }
+
+    @Test("a child the host left running is found alive after the host is killed, and killed")
+    func leak() throws {
+        try withHost("sleep 60 & exec sleep 61") { host in
+            let watched = descendants(of: host, count: 1)
+            #expect(watched.count == 1)
+            kill(host, SIGKILL)
+            let survivors = ProcessIdentity.survivors(of: watched, within: .milliseconds(300))
+            #expect(survivors.map(\.pid) == watched.map(\.pid))
+            for survivor in survivors { survivor.kill() }
+            #expect(ProcessIdentity.survivors(of: watched, within: .seconds(1)).isEmpty)
+        }
+    }
+
+    @Test("a child that ends with its host (its parent-death signal, as the runtime's init has) is not a survivor")
+    func noLeak() throws {
+        let host = #"exec python3 -c "import ctypes, subprocess, time; subprocess.Popen(['sleep', '60'], preexec_fn=lambda: ctypes.CDLL(None).prctl(1, 9)); time.sleep(60)""#
+        try withHost(host) { host in
+            let watched = descendants(of: host, count: 1)
+            #expect(watched.count == 1)
+            kill(host, SIGKILL)
+            #expect(ProcessIdentity.survivors(of: watched, within: .seconds(1)).isEmpty)
+        }
+    }
+}
+#endif
