@@ -5,12 +5,7 @@ extension MatrixReport {
     /// to its details (status, reason, reproduce command, loads, returned items, what it kept, its log), which
     /// open when followed, from the grid or from an address ending in `#cell-N`.
     public func html() -> String {
-        let columns = orderedUnique(cells.map { Column($0.cell) })
-        let rows = orderedUnique(cells.map(\.cell.row))
-        var byRow: [String: [Column: (Int, CellResult)]] = [:]
-        for (index, result) in cells.enumerated() {
-            byRow[result.cell.row, default: [:]][Column(result.cell)] = (index, result)
-        }
+        let (rows, columns, at) = layout()
         var page = """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><title>sharing test: \(cells.count) cells, \(unexpected.count) not as expected</title>
@@ -39,10 +34,11 @@ extension MatrixReport {
         for row in rows {
             page += "<tr><th class=\"row\">\(escape(row))</th>"
             for column in columns {
-                guard let (index, result) = byRow[row]?[column] else {
+                guard let index = at(row, column) else {
                     page += "<td></td>"
                     continue
                 }
+                let result = cells[index]
                 let mark = result.isUnexpected ? " unexpected" : result.isFlaky ? " flaky" : ""
                 page += "<td class=\"\(result.status.rawValue)\(mark)\" data-status=\"\(result.status.rawValue)\" data-cell=\"\(escape(result.cell.identifier))\" title=\"\(escape(result.cell.identifier)): \(result.status.rawValue)\">"
                 page += "<a href=\"#cell-\(index)\">\(escape(result.status.symbol))</a></td>"

@@ -333,17 +333,14 @@ extension MatrixReport {
     /// The grid for a terminal: a row per bundle and host, a column per fault (and device and user when they
     /// vary), one symbol per status; a `!` after the symbol of a cell not as expected.
     public func grid() -> String {
-        let columns = orderedUnique(cells.map { Column($0.cell) })
-        let rows = orderedUnique(cells.map(\.cell.row))
+        let (rows, columns, at) = layout()
         let rowWidth = max(rows.map(\.count).max() ?? 0, 4)
         let labels = columns.map(\.label)
         let widths = labels.map { max($0.count, 2) }
         var lines = [pad("", rowWidth) + "  " + zip(labels, widths).map { pad($0, $1) }.joined(separator: "  ")]
-        var byRow: [String: [Column: CellResult]] = [:]
-        for result in cells { byRow[result.cell.row, default: [:]][Column(result.cell)] = result }
         for row in rows {
             let symbols = columns.map { column -> String in
-                guard let result = byRow[row]?[column] else { return "" }
+                guard let result = at(row, column).map({ cells[$0] }) else { return "" }
                 return result.status.symbol + (result.isUnexpected ? "!" : result.isFlaky ? "?" : "")
             }
             lines.append(pad(row, rowWidth) + "  " + zip(symbols, widths).map { pad($0, $1) }.joined(separator: "  "))
@@ -395,17 +392,14 @@ extension MatrixReport {
     /// Markdown for a CI job's summary: the counts, the grid as a table, then each cell not as expected with
     /// its reproduce command.
     public func markdown() -> String {
-        let columns = orderedUnique(cells.map { Column($0.cell) })
-        let rows = orderedUnique(cells.map(\.cell.row))
-        var byRow: [String: [Column: CellResult]] = [:]
-        for result in cells { byRow[result.cell.row, default: [:]][Column(result.cell)] = result }
+        let (rows, columns, at) = layout()
         var text = "## sharing test: \(cells.count) cells, \(unexpected.count) not as expected, \(flaky.count) flaky\n\n"
         text += counts.filter { $0.count > 0 }.map { "\($0.status.symbol) \($0.status.rawValue): \($0.count)" }.joined(separator: " · ") + "\n\n"
         text += "| bundle · host or payload | " + columns.map { "`\($0.label)`" }.joined(separator: " | ") + " |\n"
         text += "|---|" + columns.map { _ in "---" }.joined(separator: "|") + "|\n"
         for row in rows {
             text += "| \(row) | " + columns.map { column in
-                guard let result = byRow[row]?[column] else { return "" }
+                guard let result = at(row, column).map({ cells[$0] }) else { return "" }
                 return result.isUnexpected ? "**\(result.status.symbol) \(result.status.rawValue)**"
                     : result.isFlaky ? "\(result.status.symbol)? flaky" : result.status.symbol
             }.joined(separator: " | ") + " |\n"
@@ -418,6 +412,14 @@ extension MatrixReport {
             }
         }
         return text
+    }
+
+    /// The grid every report draws: a row per bundle and host or payload, a column per fault (with device and
+    /// user), both in the order the cells come; and the index of the cell at a row and column, if any.
+    func layout() -> (rows: [String], columns: [Column], at: (String, Column) -> Int?) {
+        var index: [String: [Column: Int]] = [:]
+        for (number, result) in cells.enumerated() { index[result.cell.row, default: [:]][Column(result.cell)] = number }
+        return (orderedUnique(cells.map(\.cell.row)), orderedUnique(cells.map { Column($0.cell) }), { index[$0]?[$1] })
     }
 
     /// A grid column: the cell's fault, with its device and user.
