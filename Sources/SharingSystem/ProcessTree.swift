@@ -217,7 +217,7 @@ package final class ProcessTree: @unchecked Sendable {
             if programDescriptor >= 0 { _ = csharing_pidfd_send_signal(programDescriptor, SIGKILL) }
             // The init kills the rest once it has reaped the program; whatever it has not, is killed here.
             if !waitForInit(timeout: .seconds(1)) {
-                for member in members() { Processes.terminate(member, ifChildOf: nil) }
+                for member in members() { Processes.terminate(member) }
             }
         }
         _ = csharing_pidfd_send_signal(initDescriptor, SIGKILL)
@@ -244,14 +244,7 @@ package final class ProcessTree: @unchecked Sendable {
     /// Every process of the tree but the init, as this process's namespace numbers them: the init's
     /// descendants, found through /proc.
     package func members() -> [Int32] {
-        var found: [Int32] = []
-        var queue = [initIdentifier]
-        while let process = queue.popLast(), found.count < 100_000 {
-            let children = Processes.children(of: process)
-            found += children
-            queue += children
-        }
-        return found
+        Processes.descendants(of: initIdentifier)
     }
 
     /// The resident anonymous and shared memory plus swap of every process of the tree but the init (and those

@@ -40,6 +40,18 @@ package enum Processes {
         }
     }
 
+    /// Every descendant of a process (at most 100,000), as this process's namespace numbers them, from /proc.
+    package static func descendants(of process: Int32) -> [Int32] {
+        var found: [Int32] = []
+        var queue = [process]
+        while let parent = queue.popLast(), found.count < 100_000 {
+            let children = children(of: parent)
+            found += children
+            queue += children
+        }
+        return found
+    }
+
     /// A process's parent, from /proc; `nil` once it is gone.
     package static func parent(of process: Int32) -> Int32? {
         guard let text = try? OpenFile.reading(URL(fileURLWithPath: "/proc/\(process)/status"), regularOnly: false).readAll(limit: 1 << 16) else { return nil }
@@ -54,13 +66,14 @@ package enum Processes {
         return line.flatMap { $0.split(whereSeparator: \.isWhitespace).last.flatMap { Int32($0) } }
     }
 
-    /// SIGKILLs a process through a process descriptor, when its parent is still `parent` (any, when `nil`):
-    /// an identifier freed and reused meanwhile is left alone as far as /proc can tell.
-    package static func terminate(_ process: Int32, ifChildOf expected: Int32?) {
+    /// SIGKILLs a process through a process descriptor, when `isStillIt` says the process the descriptor holds
+    /// is still the one meant (checked once it is held, so an identifier freed and reused meanwhile is left
+    /// alone as far as /proc can tell).
+    package static func terminate(_ process: Int32, if isStillIt: (Int32) -> Bool = { _ in true }) {
         let descriptor = csharing_pidfd_open(process)
         guard descriptor >= 0 else { return }
         defer { Syscall.closeDescriptor(descriptor) }
-        if let expected, parent(of: process) != expected { return }
+        if !isStillIt(process) { return }
         _ = csharing_pidfd_send_signal(descriptor, SIGKILL)
     }
 }

@@ -1,5 +1,6 @@
 #if canImport(ExtensionRuntime)
 import ConformanceMatrix
+import CSharingSystem
 import ExtensionRuntime
 import Foundation
 import PackageSupport
@@ -30,10 +31,9 @@ enum MatrixRunner {
             arguments.firstIndex(of: "--app-group").flatMap { arguments.indices.contains($0 + 1) ? URL(fileURLWithPath: arguments[$0 + 1], isDirectory: true) : nil }
         }
 
+        /// The cell's fault kills its host.
         var killsHost: Bool {
-            arguments.indices.contains { index in
-                arguments[index] == "--fault" && arguments.indices.contains(index + 1) && arguments[index + 1].hasPrefix("host-killed")
-            }
+            if case .hostKilled = try? Fault(parsing: cell.fault) { true } else { false }
         }
     }
 
@@ -183,9 +183,11 @@ enum MatrixRunner {
         }
         let ended = Locked(false)
         let pid = process.processIdentifier
+        // Killed through a descriptor held from its start, so that no signal reaches a number reused after it
+        // was reaped; the descriptor closes once it has ended, and the watchdog, past that, does nothing.
+        let descriptor = csharing_pidfd_open(pid)
         DispatchQueue.global().asyncAfter(deadline: .now() + limit) {
-            // Killed only while it has not been reaped: its number is still its own.
-            ended.withLock { if !$0 { kill(pid, SIGKILL) } }
+            ended.withLock { if !$0 && descriptor >= 0 { _ = csharing_pidfd_send_signal(descriptor, SIGKILL) } }
         }
         let seen = Locked(Set<ProcessIdentity>())
         if watchingDescendants {
@@ -203,7 +205,10 @@ enum MatrixRunner {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         readErrors.wait()
         process.waitUntilExit()
-        ended.withLock { $0 = true }
+        ended.withLock { isEnded in
+            isEnded = true
+            if descriptor >= 0 { close(descriptor) }
+        }
         let log = String(decoding: errorData.withLock { $0 }, as: UTF8.self)
         if process.terminationReason == .uncaughtSignal {
             if watchingDescendants && process.terminationStatus == SIGKILL && data.isEmpty {
