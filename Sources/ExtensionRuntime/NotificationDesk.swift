@@ -48,7 +48,7 @@ public struct NotificationDelivery: Sendable {
 }
 
 /// A notification's content as the person sees it (and as `sharing notify --json` prints it).
-public struct ShownContent: Sendable, Equatable, Encodable {
+public struct ShownContent: Sendable, Equatable, Codable {
     public var title: String
     public var subtitle: String
     public var body: String
@@ -67,7 +67,7 @@ public struct ShownContent: Sendable, Equatable, Encodable {
 }
 
 /// An attachment moved into the host's data store.
-public struct StoredAttachment: Sendable, Equatable, Encodable {
+public struct StoredAttachment: Sendable, Equatable, Codable {
     public var identifier: String
     /// Its type, a UTI.
     public var type: String
@@ -86,6 +86,15 @@ public struct StoredAttachment: Sendable, Equatable, Encodable {
         try container.encode(type, forKey: .type)
         try container.encode(size, forKey: .size)
         try container.encode(url.path, forKey: .path)
+    }
+}
+
+extension StoredAttachment {
+    /// Read back from its place as a path (in an extension, so that the memberwise initializer stays).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(identifier: try container.decode(String.self, forKey: .identifier), type: try container.decode(String.self, forKey: .type),
+                  size: try container.decode(Int.self, forKey: .size), url: URL(fileURLWithPath: try container.decode(String.self, forKey: .path)))
     }
 }
 

@@ -114,29 +114,12 @@ enum MatrixRunner {
     /// What `sharing notify --json` said of a payload's cell: the service's status, or not activated when the
     /// payload did not ask for it or Apple's push service would refuse it (then `notify` says why, exit 2).
     private static func notification(_ output: Data, log: String, _ result: (CellStatus, String?, RunReport?, String) -> CellResult) -> CellResult {
-        struct Delivery: Decodable {
-            struct Content: Decodable {
-                struct Attachment: Decodable {
-                    var type: String
-                    var size: Int
-                }
-                var title: String
-                var body: String
-                var attachments: [Attachment]
-            }
-            var delivered: String
-            var status: ExtensionStatus?
-            var reason: String?
-            var content: Content
-            var peakFootprint: Int
-            var log: [String]?
-        }
-        guard let delivery = (try? JSONDecoder().decode([Delivery].self, from: output))?.first else {
+        guard let delivery = (try? JSONDecoder().decode([NotifyCommand.Report].self, from: output))?.first else {
             let said = log.split(separator: "\n").first { $0.hasPrefix("sharing: error: --payload ") }
             guard let said else { return result(.harnessError, "sharing notify printed no report", nil, log) }
             return result(.run(.notActivated), "refused before the extension: " + said.dropFirst("sharing: error: ".count), nil, log)
         }
-        guard let status = delivery.status else {
+        guard let status = delivery.status.flatMap(ExtensionStatus.init(rawValue:)) else {
             return result(.run(.notActivated), "the payload does not ask for the extension: shown as sent", nil, log)
         }
         var cell = result(.run(status), delivery.reason, nil, log)

@@ -135,9 +135,9 @@ struct NotifyCommand: AsyncParsableCommand {
         return URL(fileURLWithPath: path, isDirectory: true)
     }
 
-    /// One notification as printed, and as `--json` gives it.
-    struct Report: Encodable {
-        struct Rejected: Encodable {
+    /// One notification as printed, and as `--json` gives it (and the matrix reads it back).
+    struct Report: Codable {
+        struct Rejected: Codable {
             var identifier: String
             var code: Int
             var message: String
