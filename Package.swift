@@ -237,7 +237,7 @@ package.targets += [
 ]
 // The conformance matrix: an extension against hosts, devices and faults (`sharing test`, and from Swift).
 package.products.append(.library(name: "ConformanceMatrix", targets: ["ConformanceMatrix"]))
-package.targets.append(.target(name: "ConformanceMatrix", dependencies: ["ExtensionRuntime", "HostProfiles", "ExtensionManifest", "OpenItemProvider", "OpenExtensionUI", "ShareInbox", "OpenImageIO", "OpenCoreFoundation", "SharingSystem"],
+package.targets.append(.target(name: "ConformanceMatrix", dependencies: ["ExtensionRuntime", "HostProfiles", "ExtensionManifest", "OpenItemProvider", "OpenExtensionUI", "ShareInbox", "OpenImageIO", "OpenCoreFoundation", "SharingSystem", "PackageSupport"],
                                swiftSettings: strictSettings))
 package.targets.append(.testTarget(name: "ConformanceMatrixTests", dependencies: ["ConformanceMatrix", "ExtensionRuntime", "HostProfiles", "OpenExtensionUI"], swiftSettings: strictSettings))
 if let sharing = package.targets.firstIndex(where: { $0.name == "sharing" }) {

@@ -4,6 +4,7 @@ public import Foundation
 public import OpenExtensionUI
 public import OpenItemProvider
 import OpenUniformTypeIdentifiers
+import PackageSupport
 
 /// What a run of a share or action extension came to, as `sharing run` prints it and the conformance matrix
 /// records it: the loads, the one status and why, the returned items, the extension's last log lines when it
@@ -104,7 +105,7 @@ public struct RunReport: Codable, Sendable {
             Alert(title: alert.title, message: alert.message, actions: alert.actions.map { "\($0.title ?? "") (\($0.style))" },
                   chosen: alert.chosen.flatMap { alert.actions[$0].title })
         }
-        livedAfterCompletion = run.livedAfterCompletion.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+        livedAfterCompletion = run.livedAfterCompletion.map(\.inSeconds)
         afterCompletionExpired = run.afterCompletionExpired
         status = run.status
         reason = run.reason

@@ -66,8 +66,7 @@ final class LoadServer: Sendable {
             deliver(id, .failure(.itemUnavailableError, "the host fails load \(number) (fault load-fails)"), record: record)
         default:
             guard faults.loadDelay > .zero else { return ask(id: id, attachment: attachment, type: type, form: form, record: record) }
-            let (seconds, attoseconds) = faults.loadDelay.components
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))) { [self] in
+            DispatchQueue.global().asyncAfter(deadline: .now() + faults.loadDelay.inSeconds) { [self] in
                 ask(id: id, attachment: attachment, type: type, form: form, record: record)
             }
         }

@@ -48,8 +48,7 @@ package final class ReplyBox<Reply: Sendable>: @unchecked Sendable {
 
     /// Fills the box with `reply` after `delay`, unless something fills it first: a timeout.
     package func resolve(with reply: Reply, after delay: Duration) {
-        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
-        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, seconds)) { [self] in resolve(reply) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, delay.inSeconds)) { [self] in resolve(reply) }
     }
 
     /// The reply, if the box has one.
@@ -89,7 +88,7 @@ package final class ReplyBox<Reply: Sendable>: @unchecked Sendable {
     /// that may block (the platform layer's), never on Swift concurrency's: that traps in debug builds.
     package func wait(timeout: Duration? = nil) -> Reply? {
         Blocking.mayBlock("waiting for a reply")
-        let deadline = timeout.map { Date(timeIntervalSinceNow: Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) }
+        let deadline = timeout.map { Date(timeIntervalSinceNow: $0.inSeconds) }
         condition.lock()
         defer { condition.unlock() }
         while reply == nil {

@@ -80,8 +80,7 @@ enum MatrixRunner {
         if let cellDirectory { try? FileManager.default.removeItem(at: cellDirectory) }
         let clock = ContinuousClock(), start = clock.now
         let outcome = spawn(planned.arguments + ["--json"], limit: limit, watchingDescendants: planned.killsHost)
-        let elapsed = start.duration(to: clock.now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = start.duration(to: clock.now).inSeconds
         let kept = planned.appGroups.map(filesKept(in:)) ?? []
         // What the extension kept is recorded; the files themselves go (a large share's cell may have kept 2 GB),
         // and the cell's command makes them again.

@@ -5,6 +5,7 @@ import ExtensionManifest
 import ExtensionRuntime
 import Foundation
 import OpenItemProvider
+import PackageSupport
 import SharingShim
 
 /// `sharing run`: one request to an extension, as its own process, under limits.
@@ -145,8 +146,7 @@ struct RunCommand: AsyncParsableCommand {
     static func killHost(for faults: [Fault]) {
         for case .hostKilled(let after) in faults {
             FileHandle.standardError.write(Data("sharing: the host is killed \(after) after the run starts (fault host-killed)\n".utf8))
-            let (seconds, attoseconds) = after.components
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))) {
+            DispatchQueue.global().asyncAfter(deadline: .now() + after.inSeconds) {
                 kill(getpid(), SIGKILL)
             }
         }
