@@ -32,9 +32,8 @@ final class CustomType: Sendable {
         self.referenceURL = referenceURL
         self.version = version
 
-        let table = SystemTypeTable.shared
         var ancestors: [UTType] = [], seen: Set<UTType> = []
-        var bits = [UInt64](repeating: 0, count: (table.count + 63) / 64)
+        var bits = [UInt64](repeating: 0, count: SystemTypeTable.wordsPerType)
         var customKeys: Set<String> = []
         for parent in parents {
             for type in [parent] + parent.ancestors where seen.insert(type).inserted {

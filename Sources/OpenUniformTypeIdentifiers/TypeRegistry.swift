@@ -53,7 +53,7 @@ final class TypeRegistry: @unchecked Sendable {
             var refused: [UTTypeDeclaration] = []
             for declaration in declarations {
                 let key = declaration.identifier.lowercased()
-                if SystemTypeTable.shared.index(ofIdentifier: key) != nil {
+                if SystemTypeTable.index(ofIdentifier: key) != nil {
                     refused.append(declaration)
                     continue
                 }
@@ -77,7 +77,7 @@ final class TypeRegistry: @unchecked Sendable {
             var parents: [UTType] = []
             for parentIdentifier in declaration.conformsTo {
                 let parentKey = parentIdentifier.lowercased()
-                if let index = SystemTypeTable.shared.index(ofIdentifier: parentKey) {
+                if let index = SystemTypeTable.index(ofIdentifier: parentKey) {
                     parents.append(UTType(systemIndex: index))
                 } else if state.declarations[parentKey] != nil {
                     // A parent on the current path would close a cycle: that edge is left out.

@@ -6,7 +6,7 @@ extension UTType {
     public func conforms(to type: UTType) -> Bool {
         switch (storage, type.storage) {
         case (.system(let a), .system(let b)):
-            return SystemTypeTable.shared.conforms(a, to: b)
+            return SystemTypeTable.conforms(a, to: b)
         case (.custom(let a), .system(let b)):
             return a.conforms(toSystem: b)
         case (.custom(let a), .custom(let b)):

@@ -54,7 +54,7 @@ public struct UTType: Sendable {
     }
 
     static func resolve(_ identifier: String) -> UTType? {
-        if let index = SystemTypeTable.shared.index(ofIdentifier: identifier) {
+        if let index = SystemTypeTable.index(ofIdentifier: identifier) {
             return UTType(systemIndex: index)
         }
         if let declared = TypeRegistry.shared.type(identifier: identifier) {
@@ -71,7 +71,7 @@ public struct UTType: Sendable {
     /// Stands in for `UTType.identifier`.
     public var identifier: String {
         switch storage {
-        case .system(let index): SystemTypeTable.shared.identifiers[Int(index)]
+        case .system(let index): SystemTypeTable.identifiers[Int(index)]
         case .custom(let custom): custom.identifier
         }
     }

@@ -124,10 +124,12 @@ struct UTTypeTests {
 
     @Test("every system identifier and tag is found in any case, and nothing one byte off is")
     func everyKeyOfTheTable() throws {
-        // The index reads keys a word at a time, in parts by length: every length the table holds (1 to
-        // over 40 bytes) goes through it here, with each of its bytes changed in turn.
+        // The index reads a key as words, folding them only when they are not the stored key as they are:
+        // every length the table holds (1 to over 40 bytes) goes through it here, in both cases, with each
+        // of its bytes changed in turn. The tables are the generator's; found here, its layout and hash
+        // agree with the ones the lookup computes.
         var checked = 0
-        for type in (0..<SystemTypeTable.shared.count).map({ UTType(systemIndex: Int32($0)) }) {
+        for type in (0..<SystemTypeTable.count).map({ UTType(systemIndex: Int32($0)) }) {
             #expect(UTType(type.identifier.uppercased()) == type, "\(type.identifier)")
             #expect(UTType(type.identifier.lowercased()) == type, "\(type.identifier)")
             for (tagClass, tags) in type.tags {
@@ -152,6 +154,32 @@ struct UTTypeTests {
         // Not ASCII: lowercased as Unicode, then looked up (and not found: no system tag is).
         let accented = try #require(UTType(filenameExtension: "ÉTÉ"))
         #expect(accented.isDynamic && accented.tags[.filenameExtension] == ["été"])
+        // The Kelvin sign lowercases to an ASCII k: Unicode's lowercasing makes "key" of it, a system tag.
+        let kelvin = try #require(UTType(filenameExtension: "\u{212A}EY"))
+        #expect(kelvin.isSystem && kelvin == UTType(filenameExtension: "key"))
+    }
+
+    @Test("a key that ends where its page does is read without reading past it", arguments: [1, 3, 7, 8, 9, 15, 16, 17])
+    func keyAtTheEndOfAPage(length: Int) throws {
+        // Two pages, the second unreadable: a key placed to end at the first page's end is read in whole
+        // words only where they stay inside the page, else copied out; a read past it would crash the test.
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let pages = try #require(mmap(nil, 2 * pageSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))
+        #expect(pages != MAP_FAILED)
+        defer { munmap(pages, 2 * pageSize) }
+        #expect(mprotect(pages + pageSize, pageSize, PROT_NONE) == 0)
+
+        var checked = 0
+        for key in Set(SystemTypeTable.shared.filenameExtensions.joined()) where key.utf8.count == length {
+            let bytes = Array(key.uppercased().utf8)
+            let start = (pages + pageSize - bytes.count).assumingMemoryBound(to: UInt8.self)
+            start.initialize(from: bytes, count: bytes.count)
+            let found = SystemTypeTable.byFilenameExtension.lookup(utf8: UnsafeBufferPointer(start: start, count: bytes.count))
+            let first = try #require(found?.first, "\(key)")
+            #expect(UTType(systemIndex: first).tags[.filenameExtension]?.contains(key) == true, "\(key)")
+            checked += 1
+        }
+        #expect(checked > 0, "no system extension is \(length) bytes long")
     }
 
     @Test("invalid tags give nil")

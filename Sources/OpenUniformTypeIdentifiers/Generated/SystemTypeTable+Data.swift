@@ -3,1617 +3,1766 @@
 // Parents named but declared nowhere, left out: com.apple.homebuttonless-iphone -> com.apple.homebuttonless-device, com.apple.homebuttonless-ipad -> com.apple.homebuttonless-device
 
 extension SystemTypeTable {
-    /// One type a line: identifier, parents, conformance closure (depth-first, self excluded),
+    /// Each type's identifier, by type number.
+    static let identifiers: [String] = [
+        "com.apple.active-webpage",
+        "com.apple.structured-text.transit-information",
+        "com.apple.structured-text.telephone-number",
+        "com.apple.structured-text.address",
+        "com.apple.structured-text.date",
+        "com.apple.structured-text",
+        "public.app-category.magazines-and-newspapers",
+        "public.app-category.shopping",
+        "public.app-category.food-and-drink",
+        "public.app-category.photography-and-video",
+        "public.app-category.navigation",
+        "public.app-category.books",
+        "public.app-category.bookmarks",
+        "public.app-category.weather",
+        "public.app-category.video",
+        "public.app-category.utilities",
+        "public.app-category.travel",
+        "public.app-category.sports",
+        "public.app-category.social-networking",
+        "public.app-category.reference",
+        "public.app-category.productivity",
+        "public.app-category.photography",
+        "public.app-category.news",
+        "public.app-category.music",
+        "public.app-category.medical",
+        "public.app-category.lifestyle",
+        "public.app-category.healthcare-fitness",
+        "public.app-category.graphics-design",
+        "public.app-category.word-games",
+        "public.app-category.trivia-games",
+        "public.app-category.strategy-games",
+        "public.app-category.sports-games",
+        "public.app-category.simulation-games",
+        "public.app-category.role-playing-games",
+        "public.app-category.racing-games",
+        "public.app-category.puzzle-games",
+        "public.app-category.music-games",
+        "public.app-category.kids-games",
+        "public.app-category.family-games",
+        "public.app-category.educational-games",
+        "public.app-category.dice-games",
+        "public.app-category.casino-games",
+        "public.app-category.card-games",
+        "public.app-category.board-games",
+        "public.app-category.arcade-games",
+        "public.app-category.adventure-games",
+        "public.app-category.action-games",
+        "public.app-category.games",
+        "public.app-category.finance",
+        "public.app-category.entertainment",
+        "public.app-category.education",
+        "public.app-category.developer-tools",
+        "public.app-category.business",
+        "public.app-category",
+        "public.hd-dvd-ram-media",
+        "public.hd-dvd-rw-media",
+        "public.hd-dvd-r-media",
+        "public.hd-dvd-media",
+        "public.hd-dvd-based-media",
+        "public.dvd-plus-rw-media",
+        "public.dvd-plus-r-media",
+        "public.dvd-ram-media",
+        "public.dvd-rw-media",
+        "public.dvd-r-media",
+        "public.dvd-media",
+        "public.dvd-based-media",
+        "public.cd-rw-media",
+        "public.cd-r-media",
+        "public.cd-media",
+        "public.cd-based-media",
+        "public.optical-storage-media",
+        "com.apple.generic-airdisk",
+        "com.apple.file-vault",
+        "com.apple.storage-removable",
+        "com.apple.storage-internal",
+        "com.apple.file-server",
+        "com.apple.storage-netboot",
+        "com.apple.generic-time-machine-disk",
+        "com.apple.storage-external",
+        "public.storage",
+        "com.apple.pro-display-xdr",
+        "com.apple.led-cinema-display-27",
+        "com.apple.led-cinema-display-24",
+        "com.apple.cinema-display",
+        "com.apple.airport-time-capsule-tower",
+        "com.apple.airport-extreme-tower",
+        "com.apple.time-capsule",
+        "com.apple.airport",
+        "com.apple.airport-express",
+        "com.apple.watch",
+        "com.apple.homebuttonless-iphone",
+        "com.apple.homebuttonless-ipad",
+        "com.apple.ipad",
+        "com.apple.ipod-touch-4",
+        "com.apple.ipod-touch-3",
+        "com.apple.ipod-touch-2",
+        "com.apple.ipod-touch",
+        "com.apple.ipod",
+        "com.apple.ipod-classic",
+        "com.apple.ipod-mini",
+        "com.apple.ipod-nano",
+        "com.apple.ipod-shuffle-gen4",
+        "com.apple.ipod-shuffle-gen3",
+        "com.apple.ipod-shuffle-gen2",
+        "com.apple.ipod-shuffle-gen1",
+        "com.apple.ipod-shuffle",
+        "com.apple.legacy-ipod",
+        "com.apple.iphone-x-2",
+        "com.apple.iphone-x-1",
+        "com.apple.iphone-x",
+        "com.apple.iphone-8-plus-1",
+        "com.apple.iphone-8-plus-3",
+        "com.apple.iphone-8-plus-2",
+        "com.apple.iphone-8-plus",
+        "com.apple.iphone-8-8",
+        "com.apple.iphone-8-7",
+        "com.apple.iphone-8-2",
+        "com.apple.iphone-8",
+        "com.apple.iphone-4",
+        "com.apple.iphone-3gs",
+        "com.apple.iphone-3g",
+        "com.apple.iphone",
+        "com.apple.ios-simulator",
+        "com.apple.homepod",
+        "com.apple.apple-tv",
+        "com.apple.ios-device",
+        "com.apple.developer-transition-kit-2020",
+        "com.apple.developer-transition-kit-2005",
+        "com.apple.imac-2021-orange",
+        "com.apple.imac-2021-purple",
+        "com.apple.imac-2021-red",
+        "com.apple.imac-2021-blue",
+        "com.apple.imac-2021-green",
+        "com.apple.imac-2021-yellow",
+        "com.apple.imac-2021-silver",
+        "com.apple.imac-2021",
+        "com.apple.macbookpro-13-retina-touchid-space-gray-late-2020",
+        "com.apple.macbookpro-13-retina-touchid-silver-late-2020",
+        "com.apple.macbookpro-13-retina-touchid-late-2020",
+        "com.apple.macbookair-late-2020-gold",
+        "com.apple.macbookair-late-2020-space-gray",
+        "com.apple.macbookair-late-2020-silver",
+        "com.apple.macbookair-late-2020",
+        "com.apple.macmini-2020",
+        "com.apple.macpro-2019-rackmount",
+        "com.apple.macpro-2019",
+        "com.apple.macpro-cylinder",
+        "com.apple.macpro-firewire",
+        "com.apple.macpro",
+        "com.apple.macbookair-2020-gold",
+        "com.apple.macbookair-2020-space-gray",
+        "com.apple.macbookair-2020-silver",
+        "com.apple.macbookair-2020",
+        "com.apple.macbookair-2019-gold",
+        "com.apple.macbookair-2019-space-gray",
+        "com.apple.macbookair-2019-silver",
+        "com.apple.macbookair-2019",
+        "com.apple.macbookair-2018-gold",
+        "com.apple.macbookair-2018-space-gray",
+        "com.apple.macbookair-2018-silver",
+        "com.apple.macbookair-2018",
+        "com.apple.macbookair-13-unibody",
+        "com.apple.macbookair-11-unibody",
+        "com.apple.macbookair",
+        "com.apple.macbookpro-16-space-gray-mid-2020",
+        "com.apple.macbookpro-16-silver-mid-2020",
+        "com.apple.macbookpro-16-mid-2020",
+        "com.apple.macbookpro-13-retina-touchid-space-gray-2020",
+        "com.apple.macbookpro-13-retina-touchid-silver-2020",
+        "com.apple.macbookpro-13-retina-touchid-2020",
+        "com.apple.macbookpro-13-retina-four-usb-ports-space-gray-2020",
+        "com.apple.macbookpro-13-retina-four-usb-ports-silver-2020",
+        "com.apple.macbookpro-13-retina-four-usb-ports-2020",
+        "com.apple.macbookpro-16-space-gray",
+        "com.apple.macbookpro-16-silver",
+        "com.apple.macbookpro-16",
+        "com.apple.macbookpro-17",
+        "com.apple.macbookpro-17-unibody",
+        "com.apple.macbookpro-15-retina-display",
+        "com.apple.macbookpro-15-unibody",
+        "com.apple.macbookpro-15",
+        "com.apple.macbookpro",
+        "com.apple.macbookpro-13-retina-display",
+        "com.apple.macbookpro-13-unibody",
+        "com.apple.macbook-retina-gold-2018",
+        "com.apple.macbook-retina-rose-gold-2017",
+        "com.apple.macbook-retina-space-gray-2017",
+        "com.apple.macbook-retina-gold-2017",
+        "com.apple.macbook-retina-silver-2017",
+        "com.apple.macbook-retina-rose-gold",
+        "com.apple.macbook-retina-space-gray",
+        "com.apple.macbook-retina-gold",
+        "com.apple.macbook-retina-silver",
+        "com.apple.macbook-retina",
+        "com.apple.macbook-unibody-plastic",
+        "com.apple.macbook-unibody",
+        "com.apple.macbook-black",
+        "com.apple.macbook-white",
+        "com.apple.macbook",
+        "com.apple.imacpro-2017",
+        "com.apple.imac-unibody-27-no-optical-2020",
+        "com.apple.imac-unibody-27-no-optical-2019",
+        "com.apple.imac-unibody-21-no-optical-2019",
+        "com.apple.imac-unibody-27-no-optical-2017",
+        "com.apple.imac-unibody-21-no-optical-2017",
+        "com.apple.imac-unibody-27-no-optical-late-2015",
+        "com.apple.imac-unibody-21-no-optical.mid-2015",
+        "com.apple.imac-15-1",
+        "com.apple.imac-unibody-27-no-optical",
+        "com.apple.imac-unibody-21-no-optical",
+        "com.apple.imac-unibody",
+        "com.apple.imac-unibody-21",
+        "com.apple.imac-aluminum-24",
+        "com.apple.imac-aluminum-20",
+        "com.apple.imac-iSight-24",
+        "com.apple.imac-core-2-duo",
+        "com.apple.imac-core-duo",
+        "com.apple.imac-g5-isight",
+        "com.apple.imac-g5",
+        "com.apple.imac-g4-20",
+        "com.apple.imac-g4-17",
+        "com.apple.imac-g4-15",
+        "com.apple.imac",
+        "com.apple.emac",
+        "com.apple.macmini-2018",
+        "com.apple.macmini-unibody-no-optical",
+        "com.apple.macmini-unibody",
+        "com.apple.macmini-core-duo",
+        "com.apple.macmini-g4",
+        "com.apple.macmini",
+        "com.apple.xserve-xeon",
+        "com.apple.xserve-g5",
+        "com.apple.xserve-g4",
+        "com.apple.xserve",
+        "com.apple.powermac-g5",
+        "com.apple.powermac-g4-mirrored-drive-doors",
+        "com.apple.powermac-g4-quicksilver",
+        "com.apple.powermac",
+        "com.apple.ibook-g4",
+        "com.apple.powerbook-g4-17",
+        "com.apple.powerbook-g4-15",
+        "com.apple.powerbook-g4-12",
+        "com.apple.powerbook-g4-titanium",
+        "com.apple.powerbook",
+        "com.apple.mac.rackmount",
+        "com.apple.mac.tower",
+        "com.apple.macbookpro-15-space-gray-late-2018",
+        "com.apple.macbookpro-15-silver-late-2018",
+        "com.apple.macbookpro-15-late-2018",
+        "com.apple.macbookpro-15-retina-touchid-space-gray-2018",
+        "com.apple.macbookpro-15-retina-touchid-silver-2018",
+        "com.apple.macbookpro-15-retina-touchid-2018",
+        "com.apple.macbookpro-15-retina-touchid-space-gray-2017",
+        "com.apple.macbookpro-15-retina-touchid-silver-2017",
+        "com.apple.macbookpro-15-retina-touchid-2017",
+        "com.apple.macbookpro-15-retina-touchid-space-gray",
+        "com.apple.macbookpro-15-retina-touchid-silver",
+        "com.apple.macbookpro-15-retina-touchid",
+        "com.apple.macbookpro-13-retina-usbc-space-gray-2019",
+        "com.apple.macbookpro-13-retina-usbc-silver-2019",
+        "com.apple.macbookpro-13-retina-usbc-2019",
+        "com.apple.macbookpro-13-retina-touchid-space-gray-2018",
+        "com.apple.macbookpro-13-retina-touchid-silver-2018",
+        "com.apple.macbookpro-13-retina-touchid-2018",
+        "com.apple.macbookpro-13-retina-touchid-space-gray-2017",
+        "com.apple.macbookpro-13-retina-touchid-silver-2017",
+        "com.apple.macbookpro-13-retina-touchid-2017",
+        "com.apple.macbookpro-13-retina-touchid-space-gray",
+        "com.apple.macbookpro-13-retina-touchid-silver",
+        "com.apple.macbookpro-13-retina-touchid",
+        "com.apple.macbookpro-13-retina-usbc-space-gray-2017",
+        "com.apple.macbookpro-13-retina-usbc-silver-2017",
+        "com.apple.macbookpro-13-retina-usbc-2017",
+        "com.apple.macbookpro-13-retina-usbc-space-gray",
+        "com.apple.macbookpro-13-retina-usbc-silver",
+        "com.apple.macbookpro-13-retina-usbc",
+        "com.apple.mac.laptop",
+        "com.apple.mac",
+        "com.apple.device",
+        "public.generic-pc",
+        "public.computer",
+        "public.speaker",
+        "public.display",
+        "com.apple.virtual-machine",
+        "public.device",
+        "com.apple.watchface",
+        "com.apple.pkpasses-data",
+        "com.apple.pkpass-data",
+        "com.apple.pkpass",
+        "com.apple.mobileprovision",
+        "com.apple.notifications",
+        "com.apple.bonjour",
+        "com.apple.airdrop",
+        "com.apple.user-unknown",
+        "com.apple.user-group",
+        "com.apple.help-document",
+        "com.apple.guest-user",
+        "com.apple.user",
+        "com.apple.configprofile",
+        "com.apple.provisionprofile",
+        "com.apple.mobileconfig",
+        "com.apple.ink.inktext",
+        "com.apple.color-file",
+        "com.apple.profile-font-and-color",
+        "com.apple.profile-background-color",
+        "com.apple.colorsync-profile",
+        "com.apple.txn.text-multimedia-data",
+        "org.aafassociation.advanced-authoring-format",
+        "com.apple.localized-pdf-bundle",
+        "org.idpf.epub-container",
+        "com.apple.webarchive",
+        "com.apple.alert-stop",
+        "com.apple.alert-caution",
+        "com.apple.alert-note",
+        "com.apple.alert",
+        "public.x509-certificate",
+        "com.rsa.pkcs-12",
+        "org.oasis-open.opendocument",
+        "org.openxmlformats.openxml",
+        "com.apple.data-container",
+        "com.apple.file-system-plug-in",
+        "com.apple.ppp-plug-in",
+        "com.apple.system-extension",
+        "com.apple.driver-extension",
+        "com.apple.dashboard-widget",
+        "com.apple.quicklook-generator",
+        "com.apple.metadata-importer",
+        "com.apple.webkit-plugin",
+        "com.apple.pluginkit",
+        "com.apple.application-and-system-extension",
+        "com.apple.kernel-extension",
+        "com.apple.xpc-service",
+        "com.apple.plugin",
+        "com.apple.service-application",
+        "com.apple.application-placeholder",
+        "com.apple.rtfd",
+        "com.apple.intelligentsuggestions.assets",
+        "com.apple.installer-meta-package",
+        "com.apple.installer-distribution-package",
+        "com.apple.installer-package",
+        "com.apple.flat-rtfd",
+        "com.apple.deprecated-application-file",
+        "com.apple.application-file",
+        "com.apple.application-bundle",
+        "com.apple.framework",
+        "com.apple.localizable-name-bundle",
+        "com.apple.menu-extra",
+        "com.apple.systempreference.screen-slide-saver",
+        "com.apple.systempreference.screen-saver",
+        "com.apple.systempreference.prefpane",
+        "com.apple.generic-bundle",
+        "com.apple.bundle",
+        "com.apple.package",
+        "com.apple.user-idisk",
+        "com.apple.idisk",
+        "com.apple.dot-mac",
+        "com.apple.network-neighborhood",
+        "public.file-sharepoint",
+        "public.volume",
+        "com.apple.utilities-folder",
+        "com.apple.users-folder",
+        "com.apple.developer-folder",
+        "com.apple.home-folder",
+        "com.apple.public-folder",
+        "com.apple.pictures-folder",
+        "com.apple.music-folder",
+        "com.apple.movie-folder",
+        "com.apple.downloads-folder",
+        "com.apple.documents-folder",
+        "com.apple.desktop-folder",
+        "com.apple.servers-folder",
+        "com.apple.groups-folder",
+        "com.apple.sites-folder",
+        "com.apple.trash-full",
+        "com.apple.trash-empty",
+        "com.apple.document-type.system-folder",
+        "com.apple.library-folder",
+        "com.apple.server-applications-folder",
+        "com.apple.applications-folder",
+        "com.apple.drop-folder",
+        "public.folder",
+        "com.apple.scripting-definition",
+        "com.apple.applescript.script-bundle",
+        "com.apple.applescript.script",
+        "com.apple.applescript.text",
+        "com.apple.profile-font-icon",
+        "com.adobe.postscript-pfa-font",
+        "com.adobe.postscript-pfb-font",
+        "com.adobe.postscript-lwfn-font",
+        "com.apple.font-suitcase",
+        "public.truetype-collection-font",
+        "public.truetype-ttf-font",
+        "public.opentype-collection-font",
+        "public.opentype-font",
+        "com.apple.truetype-datafork-suitcase-font",
+        "com.adobe.postscript-font",
+        "public.truetype-font",
+        "public.font",
+        "com.sony.wave64",
+        "com.audible.aax-audiobook",
+        "com.audible.aa-audiobook",
+        "com.audible.aa-audio",
+        "public.aac-audio",
+        "org.3gpp.adaptive-multi-rate-audio",
+        "public.enhanced-ac3-audio",
+        "public.ac3-audio",
+        "com.apple.coreaudio-format",
+        "public.downloadable-sound",
+        "public.midi-audio",
+        "public.cdda-audio",
+        "public.aiff-audio",
+        "public.aifc-audio",
+        "public.au-audio",
+        "public.ulaw-audio",
+        "com.apple.protected-mpeg-4-audio-b",
+        "com.apple.protected-mpeg-4-audio",
+        "com.apple.mpeg-4-ringtone",
+        "com.apple.m4a-audio",
+        "public.mpeg-4-audio",
+        "public.pls-playlist",
+        "public.m3u-playlist",
+        "public.playlist",
+        "public.mp3",
+        "public.mp2",
+        "com.apple.audio-unit-preset",
+        "public.avchd-collection",
+        "public.audiovisual-content-collection",
+        "public.mpeg-2-transport-stream",
+        "public.flc-animation",
+        "public.3gpp2",
+        "public.3gpp",
+        "public.avi",
+        "public.dv-movie",
+        "com.apple.protected-mpeg-4-video",
+        "com.apple.m4v-video",
+        "public.mpeg-4",
+        "public.mpeg-2-video",
+        "public.mpeg",
+        "com.apple.quicktime-movie",
+        "public.audio",
+        "public.video",
+        "public.movie",
+        "public.audiovisual-content",
+        "gov.nih.nifti-1",
+        "org.nema.dicom",
+        "ca.mcgill.mni.bic.mnc",
+        "public.mpo-image",
+        "public.xbitmap-image",
+        "com.apple.icns",
+        "com.apple.quicktime-image",
+        "public.svg-image",
+        "public.png",
+        "com.apple.macpaint-image",
+        "com.apple.pict",
+        "public.tiff",
+        "public.jpeg-2000",
+        "public.jpeg",
+        "public.camera-raw-image",
+        "public.fax",
+        "com.apple.private.live-photo-bundle",
+        "com.apple.live-photo",
+        "public.image",
+        "public.make-source",
+        "com.sun.java-web-start",
+        "public.php-script",
+        "public.ruby-script",
+        "public.python-script",
+        "public.perl-script",
+        "public.zsh-script",
+        "public.tcsh-script",
+        "public.ksh-script",
+        "public.csh-script",
+        "public.bash-script",
+        "public.shell-script",
+        "com.apple.xcode.dsym",
+        "com.netscape.javascript-source",
+        "public.dylan-source",
+        "public.ada-source",
+        "public.pascal-source",
+        "public.fortran-95-source",
+        "public.fortran-90-source",
+        "public.fortran-77-source",
+        "public.fortran-source",
+        "com.apple.symbol-export",
+        "public.mig-source",
+        "public.yacc-source",
+        "public.lex-source",
+        "com.apple.rez-source",
+        "public.assembly-source",
+        "public.script",
+        "com.sun.java-source",
+        "public.swift-source",
+        "public.precompiled-c-plus-plus-header",
+        "public.c-plus-plus-inline-header",
+        "public.c-plus-plus-header",
+        "public.precompiled-c-header",
+        "public.c-header",
+        "public.objective-c-plus-plus-source.preprocessed",
+        "public.objective-c-plus-plus-source",
+        "public.c-plus-plus-source.preprocessed",
+        "public.c-plus-plus-source",
+        "public.objective-c-source.preprocessed",
+        "public.objective-c-source",
+        "com.apple.iig-source",
+        "public.c-source.preprocessed",
+        "public.c-source",
+        "public.source-code.preprocessed",
+        "public.source-code",
+        "com.apple.ascii-property-list",
+        "com.apple.binary-property-list",
+        "com.apple.xml-property-list",
+        "com.apple.property-list",
+        "com.apple.generic-stationery",
+        "org.w3.webvtt",
+        "com.scenarist.closed-caption",
+        "public.yaml",
+        "public.ndjson",
+        "public.json",
+        "public.patch-file",
+        "public.css",
+        "public.xfd",
+        "public.rss",
+        "public.xhtml",
+        "public.xml",
+        "public.html",
+        "public.rtf",
+        "public.utf8-tab-separated-values-text",
+        "public.tab-separated-values-text",
+        "public.comma-separated-values-text",
+        "public.delimited-values-text",
+        "com.apple.itunes.store-url",
+        "com.microsoft.internet-shortcut",
+        "com.apple.generic-internet-location",
+        "com.apple.news-internet-location",
+        "com.apple.ftp-internet-location",
+        "com.apple.file-internet-location",
+        "com.apple.afp-internet-location",
+        "com.apple.mail-internet-location",
+        "com.apple.vnc-internet-location",
+        "com.apple.web-internet-location",
+        "com.apple.internet-location",
+        "public.stored-url",
+        "public.url-name",
+        "public.file-url",
+        "public.url",
+        "com.apple.encrypted-archive",
+        "com.apple.archive",
+        "com.apple.installer-package-archive",
+        "com.apple.xip-archive",
+        "com.apple.xar-archive",
+        "public.zip-archive",
+        "com.pkware.zip-archive",
+        "public.cpio-archive",
+        "com.apple.bom-compressed-cpio",
+        "public.z-archive",
+        "public.uuencoded-archive",
+        "com.apple.applesingle-archive",
+        "com.apple.macbinary-archive",
+        "com.apple.binhex-archive",
+        "public.tar-bzip2-archive",
+        "public.bzip2-archive",
+        "org.gnu.gnu-zip-tar-archive",
+        "org.gnu.gnu-zip-archive",
+        "public.tar-archive",
+        "org.gnu.gnu-tar-archive",
+        "public.disk-image",
+        "com.apple.bom-archive",
+        "com.apple.quartz-composer-composition",
+        "com.sun.web-application-archive",
+        "com.sun.java-archive",
+        "com.sun.java-class",
+        "com.microsoft.windows-dynamic-link-library",
+        "com.microsoft.windows-executable",
+        "public.elf-binary",
+        "com.apple.pef-binary",
+        "com.apple.mach-o-bundle",
+        "com.apple.mach-o-dylib",
+        "com.apple.mach-o-core",
+        "com.apple.x11-mach-o-executable",
+        "com.apple.mach-o-executable",
+        "com.apple.mach-o-object",
+        "com.apple.mach-o-binary",
+        "public.object-code",
+        "com.apple.finder.recent-items",
+        "com.apple.finder.smart-folder",
+        "com.apple.iconset",
+        "com.apple.finder.burn-folder",
+        "com.apple.finder.pictclipping",
+        "com.apple.finder.textclipping",
+        "com.apple.finder.sound-clipping",
+        "com.apple.finder.clipping",
+        "com.apple.icloud-file-fault",
+        "com.apple.alias-record",
+        "com.apple.alias-file",
+        "com.apple.bookmark",
+        "com.apple.mount-point",
+        "public.symlink",
+        "com.apple.resolvable",
+        "com.apple.mapkit.map-item",
+        "com.apple.cocoa.pasteboard.find-panel-search-options",
+        "com.apple.cocoa.pasteboard.multiple-text-selection",
+        "com.apple.cocoa.pasteboard.paragraph-formatting",
+        "com.apple.cocoa.pasteboard.character-formatting",
+        "com.apple.cocoa.pasteboard.sound",
+        "com.apple.cocoa.pasteboard.color",
+        "com.apple.pasteboard.promised-file-content-type",
+        "com.apple.pasteboard.promised-file-url",
+        "com.apple.device-model-code",
+        "com.apple.nspboard-type",
+        "com.apple.ostype",
+        "public.mime-type",
+        "public.filename-extension",
+        "com.apple.ktrace",
+        "com.apple.panicreport",
+        "com.apple.spinreport",
+        "com.apple.hangreport",
+        "com.apple.crashreport",
+        "com.apple.gpuRestart",
+        "com.apple.shutdownStall",
+        "com.apple.log",
+        "public.log",
+        "public.case-insensitive-text",
+        "com.apple.traditional-mac-plain-text",
+        "public.utf16-plain-text",
+        "public.utf16-external-plain-text",
+        "public.utf8-plain-text",
+        "public.plain-text",
+        "public.text",
+        "com.apple.shazamcatalog",
+        "com.apple.shazamsignature",
+        "public.vcard",
+        "public.contact",
+        "com.apple.ical.ics",
+        "com.apple.ical.vcs",
+        "public.calendar-event",
+        "public.to-do-item",
+        "public.email-message",
+        "public.message",
+        "com.apple.arobject",
+        "com.apple.scenekit.scene",
+        "com.apple.reality",
+        "com.pixar.universal-scene-description-mobile",
+        "com.pixar.universal-scene-description",
+        "public.polygon-file-format",
+        "public.standard-tesselated-geometry-format",
+        "public.geometry-definition-format",
+        "public.alembic",
+        "public.3d-content",
+        "com.apple.iCloud",
+        "public.spreadsheet",
+        "public.presentation",
+        "com.apple.csstore",
+        "public.database",
+        "public.bookmark",
+        "public.archive",
+        "com.apple.application",
+        "public.unix-executable",
+        "public.executable",
+        "public.socket",
+        "public.block-special",
+        "public.character-special",
+        "public.named-pipe",
+        "public.composite-content",
+        "public.content",
+        "public.directory",
+        "public.data",
+        "public.item",
+        "com.apple.legacy.multiple-items",
+        "com.apple.legacy.erasing",
+        "com.apple.legacy.magnifying-glass",
+        "com.apple.icon-overlay.unsupported-badge",
+        "com.apple.icon-overlay.alert-caution-badge",
+        "com.apple.icon-overlay.alias-badge",
+        "com.apple.icon-overlay.locked-badge",
+        "com.apple.legacy.forward-arrow",
+        "com.apple.legacy.backward-arrow",
+        "com.apple.legacy.connect-to",
+        "com.apple.legacy.grid",
+        "com.apple.legacy.keep-arranged",
+        "com.apple.legacy.no-write",
+        "com.apple.legacy.unlocked",
+        "com.apple.legacy.locked",
+        "com.apple.legacy.favorite-items",
+        "com.apple.legacy.open-folder",
+        "com.apple.icon-overlay.private-folder",
+        "com.apple.icon-overlay.private-folder-badge",
+        "com.apple.icon-overlay.drop-folder-badge",
+        "com.apple.legacy.right-container-arrow",
+        "com.apple.legacy.delete-toolbar",
+        "com.apple.legacy.customize-toolbar",
+        "com.apple.legacy.burn",
+        "com.apple.legacy.eject-media",
+        "com.apple.legacy.question-mark",
+        "com.apple.legacy.window",
+        "com.apple.not-loaded",
+        "com.apple.unknown-object",
+        "com.apple.legacy.finder-icon",
+        "com.apple.icon-overlay.new-folder-badge",
+        "com.apple.legacy.synchronize",
+        "com.apple.legacy.clock-icon",
+        "com.apple.legacy.toolbar-labels-icon",
+        "com.apple.legacy.toolbar-info-icon",
+        "com.apple.legacy.toolbar-advanced-icon",
+        "com.apple.legacy.sidebar-prefs-icon",
+        "com.apple.legacy.general-icon",
+        "com.apple.everyone-icon",
+        "com.apple.legacy.actions-icon",
+        "com.apple.accounts-icon",
+        "com.apple.document-type.dictionary",
+        "com.apple.document-type",
+        "com.apple.icon-decoration.badge.warning",
+        "com.apple.icon-decoration.badge.trending",
+        "com.apple.icon-decoration.badge.syncing",
+        "com.apple.icon-decoration.badge.private-folder",
+        "com.apple.icon-decoration.badge.pinned",
+        "com.apple.icon-decoration.badge.locked-by-user",
+        "com.apple.icon-decoration.badge.locked-by-collaborator",
+        "com.apple.icon-decoration.badge.in-review",
+        "com.apple.icon-decoration.badge.heart",
+        "com.apple.icon-decoration.badge.drop-folder",
+        "com.apple.icon-decoration.badge.comments",
+        "com.apple.icon-decoration.badge.checkmark",
+        "com.apple.icon-decoration.badge.locked",
+        "com.apple.icon-decoration.system.new-folder",
+        "com.apple.icon-decoration.system.alias",
+        "com.apple.icon-decoration.system.caution-alert",
+        "com.apple.icon-decoration.system.unsupported",
+        "com.apple.icon-decoration.system",
+        "com.apple.icon-decoration.emboss",
+        "com.apple.icon-decoration.badge",
+        "com.apple.icon-decoration-position.overlay",
+        "com.apple.icon-decoration-position.trailing-bottom",
+        "com.apple.icon-decoration-position.leading-bottom",
+        "com.apple.icon-decoration-position.center",
+        "com.apple.icon-decoration-position",
+        "com.apple.icon-decoration",
+        "com.apple.groupactivities.activity",
+        "com.apple.coreml.mlpackage",
+        "com.apple.coreml.model",
+        "com.apple.haptics.ahap",
+        "public.haptics-content",
+        "com.microsoft.cab",
+        "org.tukaani.tar-xz-archive",
+        "org.tukaani.xz-archive",
+        "org.7-zip.7-zip-archive",
+        "com.apple.iMovieTheater",
+        "com.apple.iMovieLibrary",
+        "org.khronos.collada.digital-asset-exchange",
+        "com.adobe.flash.video",
+        "com.stuffit.archive.sit",
+        "com.stuffit.archive.sidx",
+        "com.stuffit.archive.sitx",
+        "com.allume.stuffit-archive",
+        "public.mp4a-latm",
+        "public.mp4a-loas",
+        "com.avid.open-media-framework",
+        "org.xiph.flac",
+        "com.soundblaster.soundfont",
+        "com.real.realaudio",
+        "org.smpte.mxf",
+        "com.real.realmedia-vbr",
+        "com.real.realmedia",
+        "com.microsoft.windows-media-wax",
+        "com.microsoft.windows-media-wvx",
+        "com.microsoft.windows-media-wmx",
+        "com.microsoft.advanced-stream-redirector",
+        "com.microsoft.windows-media-wma",
+        "com.microsoft.windows-media-wmp",
+        "com.microsoft.windows-media-wmv",
+        "com.microsoft.windows-media-wm",
+        "com.microsoft.advanced-systems-format",
+        "com.microsoft.waveform-audio",
+        "com.digidesign.sd2-audio",
+        "com.j2.efx-fax",
+        "com.j2.jfx-fax",
+        "com.apple.drawing",
+        "public.avcs",
+        "public.heics",
+        "public.heifs",
+        "public.avci",
+        "public.heic",
+        "public.heif",
+        "public.heif-standard",
+        "com.kodak.flashpix-image",
+        "com.ilm.openexr-image",
+        "com.sgi.sgi-image",
+        "com.truevision.tga-image",
+        "com.adobe.illustrator.ai-image",
+        "com.adobe.photoshop-large-image",
+        "com.adobe.photoshop-image",
+        "com.apple.garageband.project",
+        "com.apple.iWork.Numbers.sfftemplate",
+        "com.apple.iWork.Numbers.template",
+        "com.apple.iWork.Numbers.sffnumbers",
+        "com.apple.iWork.Numbers.numbers-tef",
+        "com.apple.iWork.Numbers.numbers",
+        "com.apple.iWork.Pages.sfftemplate",
+        "com.apple.iWork.Pages.template",
+        "com.apple.iWork.Pages.sffpages",
+        "com.apple.iWork.Pages.pages-tef",
+        "com.apple.iWork.Pages.pages",
+        "com.apple.iWork.Keynote.sffkth",
+        "com.apple.iWork.Keynote.kth",
+        "com.apple.iWork.Keynote.sffkey",
+        "com.apple.iWork.Keynote.key-tef",
+        "com.apple.iWork.Keynote.key",
+        "com.apple.keynote.kth",
+        "com.apple.keynote.key",
+        "com.microsoft.powerpoint.pps",
+        "com.microsoft.powerpoint.pot",
+        "com.microsoft.powerpoint.ppt",
+        "com.microsoft.excel.xla",
+        "com.microsoft.excel.xlw",
+        "com.microsoft.excel.xlt",
+        "com.microsoft.excel.xls",
+        "com.microsoft.word.dot",
+        "com.microsoft.word.doc",
+        "org.openxmlformats.presentationml.template.macroenabled",
+        "org.openxmlformats.presentationml.template",
+        "org.openxmlformats.presentationml.slideshow.macroenabled",
+        "org.openxmlformats.presentationml.slideshow",
+        "org.openxmlformats.presentationml.presentation.macroenabled",
+        "org.openxmlformats.presentationml.presentation",
+        "org.openxmlformats.spreadsheetml.template.macroenabled",
+        "org.openxmlformats.spreadsheetml.template",
+        "com.microsoft.excel.sheet.binary.macroenabled",
+        "org.openxmlformats.spreadsheetml.sheet.macroenabled",
+        "org.openxmlformats.spreadsheetml.sheet",
+        "org.openxmlformats.wordprocessingml.template.macroenabled",
+        "org.openxmlformats.wordprocessingml.template",
+        "org.openxmlformats.wordprocessingml.document.macroenabled",
+        "org.openxmlformats.wordprocessingml.document",
+        "com.microsoft.word.wordml",
+        "org.oasis-open.opendocument.database",
+        "org.oasis-open.opendocument.text-web",
+        "org.oasis-open.opendocument.text-master",
+        "org.openoffice.text-master",
+        "org.oasis-open.opendocument.formula-template",
+        "org.oasis-open.opendocument.formula",
+        "org.openoffice.formula",
+        "org.oasis-open.opendocument.image-template",
+        "org.oasis-open.opendocument.image",
+        "org.oasis-open.opendocument.chart-template",
+        "org.oasis-open.opendocument.chart",
+        "org.oasis-open.opendocument.spreadsheet-template",
+        "org.oasis-open.opendocument.spreadsheet",
+        "org.openoffice.spreadsheet-template",
+        "org.openoffice.spreadsheet",
+        "org.oasis-open.opendocument.presentation-template",
+        "org.oasis-open.opendocument.presentation",
+        "org.openoffice.presentation-template",
+        "org.openoffice.presentation",
+        "org.oasis-open.opendocument.graphics-template",
+        "org.oasis-open.opendocument.graphics",
+        "org.openoffice.graphics-template",
+        "org.openoffice.graphics",
+        "org.oasis-open.opendocument.text-template",
+        "org.oasis-open.opendocument.text",
+        "org.openoffice.text-template",
+        "org.openoffice.text",
+        "public.ofd",
+        "org.webmproject.webm",
+        "org.webmproject.webp",
+        "com.microsoft.ico",
+        "com.microsoft.bmp",
+        "com.compuserve.gif",
+        "com.adobe.encapsulated-postscript",
+        "com.adobe.postscript",
+        "com.adobe.fdf",
+        "com.adobe.xfdf",
+        "com.adobe.etd",
+        "com.adobe.edn",
+        "com.adobe.pdf",
+        "com.adobe.raw-image",
+        "public.jpeg-xl",
+        "public.geojson",
+        "com.apple.linkpresentation.metadata",
+    ]
+
+    /// One type a line, by type number: parents, conformance closure (depth-first, self excluded),
     /// filename extensions, MIME types, description. Lists are comma-separated type numbers or tags.
     static let packedTypes = #"""
-        com.apple.active-webpage					Active Web Page
-        com.apple.structured-text.transit-information	5	5,626,627,665,666,663			Transit Information (Structured Text)
-        com.apple.structured-text.telephone-number	5	5,626,627,665,666,663			Telephone Number (Structured Text)
-        com.apple.structured-text.address	5	5,626,627,665,666,663			Address (Structured Text)
-        com.apple.structured-text.date	5	5,626,627,665,666,663			Date (Structured Text)
-        com.apple.structured-text	626	626,627,665,666,663			Structured Text
-        public.app-category.magazines-and-newspapers	53	53			Magazines & Newspapers
-        public.app-category.shopping	53	53			Shopping
-        public.app-category.food-and-drink	53	53			Food & Drink
-        public.app-category.photography-and-video	21,14	21,53,14			Photo & Video
-        public.app-category.navigation	53	53			Navigation
-        public.app-category.books	53	53			Books
-        public.app-category.bookmarks	53	53			Bookmarks
-        public.app-category.weather	53	53			Weather
-        public.app-category.video	53	53			Video
-        public.app-category.utilities	53	53			Utilities
-        public.app-category.travel	53	53			Travel
-        public.app-category.sports	53	53			Sports
-        public.app-category.social-networking	53	53			Social Networking
-        public.app-category.reference	53	53			Reference
-        public.app-category.productivity	53	53			Productivity
-        public.app-category.photography	53	53			Photography
-        public.app-category.news	53	53			News
-        public.app-category.music	53	53			Music
-        public.app-category.medical	53	53			Medical
-        public.app-category.lifestyle	53	53			Lifestyle
-        public.app-category.healthcare-fitness	53	53			Healthcare n Fitness
-        public.app-category.graphics-design	53	53			Graphics n Design
-        public.app-category.word-games	47	47,53			Word Games
-        public.app-category.trivia-games	47	47,53			Trivia Games
-        public.app-category.strategy-games	47	47,53			Strategy Games
-        public.app-category.sports-games	47	47,53			Sports Games
-        public.app-category.simulation-games	47	47,53			Simulation Games
-        public.app-category.role-playing-games	47	47,53			Role Playing Games
-        public.app-category.racing-games	47	47,53			Racing Games
-        public.app-category.puzzle-games	47	47,53			Puzzle Games
-        public.app-category.music-games	47	47,53			Music Games
-        public.app-category.kids-games	47	47,53			Kids Games
-        public.app-category.family-games	47	47,53			Family Games
-        public.app-category.educational-games	47	47,53			Educational Games
-        public.app-category.dice-games	47	47,53			Dice Games
-        public.app-category.casino-games	47	47,53			Casino Games
-        public.app-category.card-games	47	47,53			Card Games
-        public.app-category.board-games	47	47,53			Board Games
-        public.app-category.arcade-games	47	47,53			Arcade Games
-        public.app-category.adventure-games	47	47,53			Adventure Games
-        public.app-category.action-games	47	47,53			Action Games
-        public.app-category.games	53	53			Games
-        public.app-category.finance	53	53			Finance
-        public.app-category.entertainment	53	53			Entertainment
-        public.app-category.education	53	53			Education
-        public.app-category.developer-tools	53	53			Developer Tools
-        public.app-category.business	53	53			Business
-        public.app-category					Application
-        public.hd-dvd-ram-media	58	58,70,79			HD DVD-RAM
-        public.hd-dvd-rw-media	58	58,70,79			HD DVD-RW
-        public.hd-dvd-r-media	58	58,70,79			HD DVD-R
-        public.hd-dvd-media	58	58,70,79			HD DVD
-        public.hd-dvd-based-media	70	70,79			HD DVD
-        public.dvd-plus-rw-media	65	65,70,79			DVD+RW
-        public.dvd-plus-r-media	65	65,70,79			DVD+R
-        public.dvd-ram-media	65	65,70,79			DVD-RAM
-        public.dvd-rw-media	65	65,70,79			DVD-RW
-        public.dvd-r-media	65	65,70,79			DVD-R
-        public.dvd-media	65	65,70,79			DVD
-        public.dvd-based-media	70	70,79			DVD
-        public.cd-rw-media	69	69,70,79			CD-RW
-        public.cd-r-media	69	69,70,79			CD-R
-        public.cd-media	69	69,70,79			CD
-        public.cd-based-media	70	70,79			CD
-        public.optical-storage-media	79	79			optical storage media
-        com.apple.generic-airdisk	79	79			Generic AirDisk
-        com.apple.file-vault					File Vault
-        com.apple.storage-removable	79	79			Removable Disk
-        com.apple.storage-internal	79	79			Internal Disk
-        com.apple.file-server	79	79			File Server
-        com.apple.storage-netboot	79	79			NetBootVolume
-        com.apple.generic-time-machine-disk	79	79			Generic Time Machine Disk
-        com.apple.storage-external	79	79			External Disk
-        public.storage					Storage
-        com.apple.pro-display-xdr	282	282			Pro Display XDR
-        com.apple.led-cinema-display-27	282	282			LED Cinema Display
-        com.apple.led-cinema-display-24	282	282			LED Cinema Display
-        com.apple.cinema-display	282	282			Cinema Display
-        com.apple.airport-time-capsule-tower	86	86,278,284			Time Capsule
-        com.apple.airport-extreme-tower	87	87,278,284			AirPort Extreme
-        com.apple.time-capsule	278	278,284			Time Capsule
-        com.apple.airport	278	278,284			AirPort Extreme
-        com.apple.airport-express	278	278,284			AirPort Express
-        com.apple.watch	125	125,278,284			Apple Watch
-        com.apple.homebuttonless-iphone	121	121,125,278,284			
-        com.apple.homebuttonless-ipad	92	92,125,278,284			
-        com.apple.ipad	125	125,278,284			iPad
-        com.apple.ipod-touch-4	97	97,125,278,284			iPod touch
-        com.apple.ipod-touch-3	97	97,125,278,284			iPod touch
-        com.apple.ipod-touch-2	97	97,125,278,284			iPod touch
-        com.apple.ipod-touch	97	97,125,278,284			iPod touch
-        com.apple.ipod	125	125,278,284			iPod
-        com.apple.ipod-classic	106	106,278,284			iPod Classic
-        com.apple.ipod-mini	106	106,278,284			iPod Nano
-        com.apple.ipod-nano	106	106,278,284			iPod Nano
-        com.apple.ipod-shuffle-gen4	105	105,106,278,284			iPod Shuffle (4th generation)
-        com.apple.ipod-shuffle-gen3	105	105,106,278,284			iPod Shuffle (3th generation)
-        com.apple.ipod-shuffle-gen2	105	105,106,278,284			iPod Shuffle (2th generation)
-        com.apple.ipod-shuffle-gen1	105	105,106,278,284			iPod Shuffle
-        com.apple.ipod-shuffle	106	106,278,284			iPod Shuffle
-        com.apple.legacy-ipod	278	278,284			iPod
-        com.apple.iphone-x-2	109	109,90,121,125,278,284			iPhone X (Model A1865, A1901, A1902, A1903)
-        com.apple.iphone-x-1	109	109,90,121,125,278,284			iPhone X (Model A1865, A1901, A1902, A1903)
-        com.apple.iphone-x	90	90,121,125,278,284			iPhone X
-        com.apple.iphone-8-plus-1	113	113,121,125,278,284			iPhone 8 Plus (Model A1864, A1897, A1898, A1899)
-        com.apple.iphone-8-plus-3	113	113,121,125,278,284			iPhone 8 Plus (Model A1864, A1897, A1898, A1899)
-        com.apple.iphone-8-plus-2	113	113,121,125,278,284			iPhone 8 Plus (Model A1864, A1897, A1898, A1899)
-        com.apple.iphone-8-plus	121	121,125,278,284			iPhone 8 Plus
-        com.apple.iphone-8-8	117	117,121,125,278,284			iPhone 8 (Model A1863, A1905, A1906, A1907)
-        com.apple.iphone-8-7	117	117,121,125,278,284			iPhone 8 (Model A1863, A1905, A1906, A1907)
-        com.apple.iphone-8-2	117	117,121,125,278,284			iPhone 8 (Model A1863, A1905, A1906, A1907)
-        com.apple.iphone-8	121	121,125,278,284			iPhone 8
-        com.apple.iphone-4	121	121,125,278,284			iPhone 4
-        com.apple.iphone-3gs	121	121,125,278,284			iPhone 3GS
-        com.apple.iphone-3g	121	121,125,278,284			iPhone 3G
-        com.apple.iphone	125	125,278,284			iPhone
-        com.apple.ios-simulator	125	125,278,284			iOS Simulator
-        com.apple.homepod	125,281	125,278,284,281			HomePod
-        com.apple.apple-tv	125	125,278,284			Apple TV
-        com.apple.ios-device	278	278,284			iOS device
-        com.apple.developer-transition-kit-2020	277	277,280,284,278			
-        com.apple.developer-transition-kit-2005	245	245,277,280,284,278			
-        com.apple.imac-2021-orange	135	135,222,277,280,284,278			
-        com.apple.imac-2021-purple	135	135,222,277,280,284,278			
-        com.apple.imac-2021-red	135	135,222,277,280,284,278			
-        com.apple.imac-2021-blue	135	135,222,277,280,284,278			
-        com.apple.imac-2021-green	135	135,222,277,280,284,278			
-        com.apple.imac-2021-yellow	135	135,222,277,280,284,278			
-        com.apple.imac-2021-silver	135	135,222,277,280,284,278			
-        com.apple.imac-2021	222	222,277,280,284,278			
-        com.apple.macbookpro-13-retina-touchid-space-gray-late-2020	167,138	167,267,269,181,276,277,280,284,278,169,138			
-        com.apple.macbookpro-13-retina-touchid-silver-late-2020	168,138	168,268,269,181,276,277,280,284,278,169,138			
-        com.apple.macbookpro-13-retina-touchid-late-2020	169	169,269,181,276,277,280,284,278			
-        com.apple.macbookair-late-2020-gold	149,142	149,153,157,160,163,276,277,280,284,278,142,152,156			
-        com.apple.macbookair-late-2020-space-gray	150,142	150,154,158,160,163,276,277,280,284,278,142,152,156			
-        com.apple.macbookair-late-2020-silver	151,142	151,155,159,160,163,276,277,280,284,278,142,152,156			
-        com.apple.macbookair-late-2020	152	152,156,160,163,276,277,280,284,278			
-        com.apple.macmini-2020	229	229,277,280,284,278			
-        com.apple.macpro-2019-rackmount	148,244	148,277,280,284,278,244			
-        com.apple.macpro-2019	148,245	148,277,280,284,278,245			
-        com.apple.macpro-cylinder	148,245	148,277,280,284,278,245			
-        com.apple.macpro-firewire	148,245	148,277,280,284,278,245			
-        com.apple.macpro	277	277,280,284,278			Mac Pro
-        com.apple.macbookair-2020-gold	153	153,157,160,163,276,277,280,284,278			
-        com.apple.macbookair-2020-space-gray	154	154,158,160,163,276,277,280,284,278			
-        com.apple.macbookair-2020-silver	155	155,159,160,163,276,277,280,284,278			
-        com.apple.macbookair-2020	156	156,160,163,276,277,280,284,278			
-        com.apple.macbookair-2019-gold	157	157,160,163,276,277,280,284,278			
-        com.apple.macbookair-2019-space-gray	158	158,160,163,276,277,280,284,278			
-        com.apple.macbookair-2019-silver	159	159,160,163,276,277,280,284,278			
-        com.apple.macbookair-2019	160	160,163,276,277,280,284,278			
-        com.apple.macbookair-2018-gold	160	160,163,276,277,280,284,278			
-        com.apple.macbookair-2018-space-gray	160	160,163,276,277,280,284,278			
-        com.apple.macbookair-2018-silver	160	160,163,276,277,280,284,278			
-        com.apple.macbookair-2018	163	163,276,277,280,284,278			
-        com.apple.macbookair-13-unibody	163	163,276,277,280,284,278			
-        com.apple.macbookair-11-unibody	163	163,276,277,280,284,278			
-        com.apple.macbookair	276	276,277,280,284,278			MacBook Air
-        com.apple.macbookpro-16-space-gray-mid-2020	173,166	173,175,181,276,277,280,284,278,166			
-        com.apple.macbookpro-16-silver-mid-2020	174,166	174,175,181,276,277,280,284,278,166			
-        com.apple.macbookpro-16-mid-2020	175	175,181,276,277,280,284,278			
-        com.apple.macbookpro-13-retina-touchid-space-gray-2020	267,169	267,269,181,276,277,280,284,278,169			
-        com.apple.macbookpro-13-retina-touchid-silver-2020	268,169	268,269,181,276,277,280,284,278,169			
-        com.apple.macbookpro-13-retina-touchid-2020	269	269,181,276,277,280,284,278			
-        com.apple.macbookpro-13-retina-four-usb-ports-space-gray-2020	267,172	267,269,181,276,277,280,284,278,172			
-        com.apple.macbookpro-13-retina-four-usb-ports-silver-2020	268,172	268,269,181,276,277,280,284,278,172			
-        com.apple.macbookpro-13-retina-four-usb-ports-2020	269	269,181,276,277,280,284,278			
-        com.apple.macbookpro-16-space-gray	175	175,181,276,277,280,284,278			
-        com.apple.macbookpro-16-silver	175	175,181,276,277,280,284,278			
-        com.apple.macbookpro-16	181	181,276,277,280,284,278			
-        com.apple.macbookpro-17	181	181,276,277,280,284,278			
-        com.apple.macbookpro-17-unibody	181	181,276,277,280,284,278			
-        com.apple.macbookpro-15-retina-display	181	181,276,277,280,284,278			
-        com.apple.macbookpro-15-unibody	181	181,276,277,280,284,278			
-        com.apple.macbookpro-15	181	181,276,277,280,284,278			
-        com.apple.macbookpro	276	276,277,280,284,278			MacBook Pro
-        com.apple.macbookpro-13-retina-display	181	181,276,277,280,284,278			
-        com.apple.macbookpro-13-unibody	181	181,276,277,280,284,278			
-        com.apple.macbook-retina-gold-2018	193	193,198,276,277,280,284,278			
-        com.apple.macbook-retina-rose-gold-2017	189	189,193,198,276,277,280,284,278			
-        com.apple.macbook-retina-space-gray-2017	190	190,193,198,276,277,280,284,278			
-        com.apple.macbook-retina-gold-2017	191	191,193,198,276,277,280,284,278			
-        com.apple.macbook-retina-silver-2017	192	192,193,198,276,277,280,284,278			
-        com.apple.macbook-retina-rose-gold	193	193,198,276,277,280,284,278			
-        com.apple.macbook-retina-space-gray	193	193,198,276,277,280,284,278			
-        com.apple.macbook-retina-gold	193	193,198,276,277,280,284,278			
-        com.apple.macbook-retina-silver	193	193,198,276,277,280,284,278			
-        com.apple.macbook-retina	198	198,276,277,280,284,278			
-        com.apple.macbook-unibody-plastic	198	198,276,277,280,284,278			
-        com.apple.macbook-unibody	198	198,276,277,280,284,278			
-        com.apple.macbook-black	198	198,276,277,280,284,278			
-        com.apple.macbook-white	198	198,276,277,280,284,278			
-        com.apple.macbook	276	276,277,280,284,278			MacBook
-        com.apple.imacpro-2017	222	222,277,280,284,278			iMac Pro
-        com.apple.imac-unibody-27-no-optical-2020	208	208,222,277,280,284,278			
-        com.apple.imac-unibody-27-no-optical-2019	208	208,222,277,280,284,278			
-        com.apple.imac-unibody-21-no-optical-2019	209	209,222,277,280,284,278			
-        com.apple.imac-unibody-27-no-optical-2017	208	208,222,277,280,284,278			
-        com.apple.imac-unibody-21-no-optical-2017	209	209,222,277,280,284,278			
-        com.apple.imac-unibody-27-no-optical-late-2015	208	208,222,277,280,284,278			
-        com.apple.imac-unibody-21-no-optical.mid-2015	209	209,222,277,280,284,278			
-        com.apple.imac-15-1	208	208,222,277,280,284,278			
-        com.apple.imac-unibody-27-no-optical	222	222,277,280,284,278			
-        com.apple.imac-unibody-21-no-optical	222	222,277,280,284,278			
-        com.apple.imac-unibody	222	222,277,280,284,278			
-        com.apple.imac-unibody-21	222	222,277,280,284,278			
-        com.apple.imac-aluminum-24	222	222,277,280,284,278			
-        com.apple.imac-aluminum-20	222	222,277,280,284,278			
-        com.apple.imac-iSight-24	222	222,277,280,284,278			
-        com.apple.imac-core-2-duo	222	222,277,280,284,278			
-        com.apple.imac-core-duo	222	222,277,280,284,278			
-        com.apple.imac-g5-isight	222	222,277,280,284,278			
-        com.apple.imac-g5	222	222,277,280,284,278			iMac G5
-        com.apple.imac-g4-20	222	222,277,280,284,278			
-        com.apple.imac-g4-17	222	222,277,280,284,278			
-        com.apple.imac-g4-15	222	222,277,280,284,278			
-        com.apple.imac	277	277,280,284,278			iMac
-        com.apple.emac	277	277,280,284,278			eMac
-        com.apple.macmini-2018	229	229,277,280,284,278			
-        com.apple.macmini-unibody-no-optical	229	229,277,280,284,278			
-        com.apple.macmini-unibody	229	229,277,280,284,278			
-        com.apple.macmini-core-duo	229	229,277,280,284,278			
-        com.apple.macmini-g4	229	229,277,280,284,278			
-        com.apple.macmini	277	277,280,284,278			Mac mini
-        com.apple.xserve-xeon	233	233,244,277,280,284,278			
-        com.apple.xserve-g5	233	233,244,277,280,284,278			Xserve G5
-        com.apple.xserve-g4	233	233,244,277,280,284,278			
-        com.apple.xserve	244	244,277,280,284,278			Xserve
-        com.apple.powermac-g5	237	237,245,277,280,284,278			Power Mac G5
-        com.apple.powermac-g4-mirrored-drive-doors	237	237,245,277,280,284,278			Power Mac G4
-        com.apple.powermac-g4-quicksilver	237	237,245,277,280,284,278			Power Mac G4
-        com.apple.powermac	245	245,277,280,284,278			Power Mac
-        com.apple.ibook-g4	276	276,277,280,284,278			iBook G4
-        com.apple.powerbook-g4-17	243	243,276,277,280,284,278			PowerBook G4
-        com.apple.powerbook-g4-15	243	243,276,277,280,284,278			PowerBook G4
-        com.apple.powerbook-g4-12	243	243,276,277,280,284,278			PowerBook G4
-        com.apple.powerbook-g4-titanium	243	243,276,277,280,284,278			PowerBook G4
-        com.apple.powerbook	276	276,277,280,284,278			PowerBook
-        com.apple.mac.rackmount	277	277,280,284,278			Rack Mount
-        com.apple.mac.tower	277	277,280,284,278			Tower
-        com.apple.macbookpro-15-space-gray-late-2018	255,248	255,257,181,276,277,280,284,278,248			
-        com.apple.macbookpro-15-silver-late-2018	256,248	256,257,181,276,277,280,284,278,248			
-        com.apple.macbookpro-15-late-2018	257	257,181,276,277,280,284,278			
-        com.apple.macbookpro-15-retina-touchid-space-gray-2018	255,251	255,257,181,276,277,280,284,278,251			
-        com.apple.macbookpro-15-retina-touchid-silver-2018	256,251	256,257,181,276,277,280,284,278,251			
-        com.apple.macbookpro-15-retina-touchid-2018	257	257,181,276,277,280,284,278			
-        com.apple.macbookpro-15-retina-touchid-space-gray-2017	255	255,257,181,276,277,280,284,278			
-        com.apple.macbookpro-15-retina-touchid-silver-2017	256	256,257,181,276,277,280,284,278			
-        com.apple.macbookpro-15-retina-touchid-2017	257	257,181,276,277,280,284,278			
-        com.apple.macbookpro-15-retina-touchid-space-gray	257	257,181,276,277,280,284,278			
-        com.apple.macbookpro-15-retina-touchid-silver	257	257,181,276,277,280,284,278			
-        com.apple.macbookpro-15-retina-touchid	181	181,276,277,280,284,278			
-        com.apple.macbookpro-13-retina-usbc-space-gray-2019	273,260	273,275,181,276,277,280,284,278,260			
-        com.apple.macbookpro-13-retina-usbc-silver-2019	274,260	274,275,181,276,277,280,284,278,260			
-        com.apple.macbookpro-13-retina-usbc-2019	275	275,181,276,277,280,284,278			
-        com.apple.macbookpro-13-retina-touchid-space-gray-2018	267,263	267,269,181,276,277,280,284,278,263			
-        com.apple.macbookpro-13-retina-touchid-silver-2018	268,263	268,269,181,276,277,280,284,278,263			
-        com.apple.macbookpro-13-retina-touchid-2018	269	269,181,276,277,280,284,278			
-        com.apple.macbookpro-13-retina-touchid-space-gray-2017	267	267,269,181,276,277,280,284,278			
-        com.apple.macbookpro-13-retina-touchid-silver-2017	268	268,269,181,276,277,280,284,278			
-        com.apple.macbookpro-13-retina-touchid-2017	269	269,181,276,277,280,284,278			
-        com.apple.macbookpro-13-retina-touchid-space-gray	269	269,181,276,277,280,284,278			
-        com.apple.macbookpro-13-retina-touchid-silver	269	269,181,276,277,280,284,278			
-        com.apple.macbookpro-13-retina-touchid	181	181,276,277,280,284,278			
-        com.apple.macbookpro-13-retina-usbc-space-gray-2017	273	273,275,181,276,277,280,284,278			
-        com.apple.macbookpro-13-retina-usbc-silver-2017	274	274,275,181,276,277,280,284,278			
-        com.apple.macbookpro-13-retina-usbc-2017	275	275,181,276,277,280,284,278			
-        com.apple.macbookpro-13-retina-usbc-space-gray	275	275,181,276,277,280,284,278			
-        com.apple.macbookpro-13-retina-usbc-silver	275	275,181,276,277,280,284,278			
-        com.apple.macbookpro-13-retina-usbc	181	181,276,277,280,284,278			
-        com.apple.mac.laptop	277	277,280,284,278			Laptop
-        com.apple.mac	280,278	280,284,278			Mac
-        com.apple.device	284	284			Apple device
-        public.generic-pc	280	280,284			PC
-        public.computer	284	284			Computer
-        public.speaker					Speaker
-        public.display					Display
-        com.apple.virtual-machine	277	277,280,284,278			Virtual Machine
-        public.device					Device
-        com.apple.watchface	665,663	665,666,663	watchface		Watchface
-        com.apple.pkpasses-data	665	665,666	pkpasses	application/vnd.apple.pkpasses	Passes
-        com.apple.pkpass-data	665	665,666	pkpass		Pass
-        com.apple.pkpass	351,352	351,664,666,352	pkpass	application/vnd.apple.pkpass	Pass
-        com.apple.mobileprovision	665	665,666	mobileprovision	application/x-apple-aspen-mobileprovision	mobile provision
-        com.apple.notifications					Notifications
-        com.apple.bonjour					Bonjour
-        com.apple.airdrop					AirDrop
-        com.apple.user-unknown					User Unknown
-        com.apple.user-group					User Group
-        com.apple.help-document	665	665,666			Help Document
-        com.apple.guest-user	297	297			Guest User
-        com.apple.user					User
-        com.apple.configprofile	523	523,627,665,666,663	configprofile		configuration profile
-        com.apple.provisionprofile	523	523,627,665,666,663	provisionprofile		provision profile
-        com.apple.mobileconfig	523	523,627,665,666,663	mobileconfig,mobile	application/x-apple-aspen-config	mobile configuration
-        com.apple.ink.inktext	665	665,666			writing
-        com.apple.color-file	665	665,666	clr,ccl		Color File
-        com.apple.profile-font-and-color	665	665,666			Profile Font And Color
-        com.apple.profile-background-color	665	665,666			Profile Background Color
-        com.apple.colorsync-profile	665	665,666	icc,icm,pf		ColorSync profile
-        com.apple.txn.text-multimedia-data	665,662	665,666,662,663			text with multimedia
-        org.aafassociation.advanced-authoring-format	665,662	665,666,662,663	aaf		Advanced Authoring Format
-        com.apple.localized-pdf-bundle	345,352,662	345,351,664,666,352,662,663	lpdf		localized PDF
-        org.idpf.epub-container	665,662	665,666,662,663	epub	application/epub+zip	EPUB publication
-        com.apple.webarchive	665,662	665,666,662,663	webarchive	application/x-webarchive	web archive
-        com.apple.alert-stop	314	314			Alert Stop
-        com.apple.alert-caution	314	314			Alert Caution
-        com.apple.alert-note	314	314			Alert Note
-        com.apple.alert					Alert
-        public.x509-certificate	665	665,666	cer,der,crt,pem	application/x-x509-ca-cert	certificate (X.509)
-        com.rsa.pkcs-12	665	665,666	p12,pfx	application/x-pkcs12	personal information exchange (PKCS#12)
-        org.oasis-open.opendocument	665	665,666			Open Document
-        org.openxmlformats.openxml	665	665,666			Office Open XML
-        com.apple.data-container	380,345	380,664,666,345,351			
-        com.apple.file-system-plug-in	332	332,351,664,666,352	fs		File System Plug-in
-        com.apple.ppp-plug-in	332	332,351,664,666,352	ppp		PPP Plug-in
-        com.apple.system-extension	345,352	345,351,664,666,352	systemextension		System Extension
-        com.apple.driver-extension	345,352	345,351,664,666,352	dext		Driver Extension
-        com.apple.dashboard-widget	345,352	345,351,664,666,352	wdgt		Dashboard widget
-        com.apple.quicklook-generator	332	332,351,664,666,352	qlgenerator		QuickLook preview generator
-        com.apple.metadata-importer	332	332,351,664,666,352	mdimporter		Spotlight importer
-        com.apple.webkit-plugin	332	332,351,664,666,352	webplugin		WebKit plug-in
-        com.apple.pluginkit	351,352	351,664,666,352	pluginkit		PlugInKit plug-in
-        com.apple.application-and-system-extension	331	331,351,664,666,352	appex		Application and System Extension
-        com.apple.kernel-extension	351,352	351,664,666,352	kext		Kernel Extension
-        com.apple.xpc-service	351,352	351,664,666,352	xpc		XPC Service
-        com.apple.plugin	351,352	351,664,666,352	plugin		plug-in
-        com.apple.service-application	343	343,655,657,345,351,664,666,352	service		
-        com.apple.application-placeholder	343	343,655,657,345,351,664,666,352	placeholder		
-        com.apple.rtfd	352,662	352,664,666,662,663	rtfd		rich text with attachments (RTFD)
-        com.apple.intelligentsuggestions.assets	351,352	351,664,666,352	suggestionsassets		Intelligent Suggestions assets
-        com.apple.installer-meta-package	351,352	351,664,666,352	mpkg		Installer package
-        com.apple.installer-distribution-package	351,352	351,664,666,352	dist,distz		Installer distribution
-        com.apple.installer-package	351,352	351,664,666,352	pkg		Installer package
-        com.apple.flat-rtfd	665,662	665,666,662,663			rich text with attachments (RTFD) data
-        com.apple.deprecated-application-file	342	342,655,657,665,666			
-        com.apple.application-file	655,665	655,657,665,666	app		
-        com.apple.application-bundle	655,345,352	655,657,345,351,664,666,352	app		
-        com.apple.framework	351	351,664,666	framework		framework
-        com.apple.localizable-name-bundle	351	351,664,666			
-        com.apple.menu-extra	352,351	352,664,666,351	menu		System Menu Extra
-        com.apple.systempreference.screen-slide-saver	352,351	352,664,666,351	slideSaver		Screen Slide Saver
-        com.apple.systempreference.screen-saver	352,351	352,664,666,351	saver		Screen Saver
-        com.apple.systempreference.prefpane	352,351	352,664,666,351	prefPane		System Preference pane
-        com.apple.generic-bundle	351,352	351,664,666,352	bundle		bundle
-        com.apple.bundle	664	664,666			bundle
-        com.apple.package	664	664,666			Package
-        com.apple.user-idisk					User iDisk
-        com.apple.idisk					iDisk
-        com.apple.dot-mac					.Mac
-        com.apple.network-neighborhood					neighborhood
-        public.file-sharepoint					sharepoint
-        public.volume	380	380,664,666			volume
-        com.apple.utilities-folder	380	380,664,666			Utilities Folder
-        com.apple.users-folder	380	380,664,666			Users Folder
-        com.apple.developer-folder	380	380,664,666			Developer Folder
-        com.apple.home-folder	380	380,664,666			Home Folder
-        com.apple.public-folder	380	380,664,666			Public Folder
-        com.apple.pictures-folder	380	380,664,666			Pictures Folder
-        com.apple.music-folder	380	380,664,666			Music Folder
-        com.apple.movie-folder	380	380,664,666			Movie Folder
-        com.apple.downloads-folder	380	380,664,666			Downloads Folder
-        com.apple.documents-folder	380	380,664,666			Documents Folder
-        com.apple.desktop-folder	380	380,664,666			Desktop Folder
-        com.apple.servers-folder	380	380,664,666			
-        com.apple.groups-folder	380	380,664,666			Groups Folder
-        com.apple.sites-folder	380	380,664,666			Sites Folder
-        com.apple.trash-full	380	380,664,666			Full Trash
-        com.apple.trash-empty	380	380,664,666			Trash
-        com.apple.document-type.system-folder	380	380,664,666			System Folder
-        com.apple.library-folder	380	380,664,666			
-        com.apple.server-applications-folder	380	380,664,666			
-        com.apple.applications-folder	380	380,664,666			
-        com.apple.drop-folder	380	380,664,666			
-        public.folder	664	664,666			folder
-        com.apple.scripting-definition	523	523,627,665,666,663	sdef		Scripting Definition
-        com.apple.applescript.script-bundle	351,352	351,664,666,352	scptd		Script bundle
-        com.apple.applescript.script	665,489	665,666,489,507,626,627,663	scpt		AppleScript
-        com.apple.applescript.text	489	489,507,626,627,665,666,663	applescript		AppleScript text
-        com.apple.profile-font-icon	666	666			Profile Font
-        com.adobe.postscript-pfa-font	395	395,397,665,666	pfa		PostScript Type 1 outline font
-        com.adobe.postscript-pfb-font	395	395,397,665,666	pfb		PostScript Type 1 outline font
-        com.adobe.postscript-lwfn-font	395	395,397,665,666			PostScript Type 1 outline font
-        com.apple.font-suitcase	397	397,665,666	suit		font suitcase
-        public.truetype-collection-font	396	396,397,665,666	ttc		TrueType collection font
-        public.truetype-ttf-font	396	396,397,665,666	ttf	font/ttf	TrueType OpenType font
-        public.opentype-collection-font	393	393,397,665,666	otc		PostScript OpenType collection font
-        public.opentype-font	397	397,665,666	otf	font/otf	PostScript OpenType font
-        com.apple.truetype-datafork-suitcase-font	396	396,397,665,666	dfont		TrueType datafork font
-        com.adobe.postscript-font	397	397,665,666			PostScript font
-        public.truetype-font	397	397,665,666			TrueType font
-        public.font	665	665,666			font
-        com.sony.wave64	439	439,442,665,666,663	w64		Wave64 Audio
-        com.audible.aax-audiobook	401	401,439,442,665,666,663	aax	audio/vnd.audible.aax	Audible.com Audiobook
-        com.audible.aa-audiobook	401	401,439,442,665,666,663	aa	audio/audible,audio/x-pn-audibleaudio,audio/x-audible	Audible.com Audiobook
-        com.audible.aa-audio	439	439,442,665,666,663			Audible.com Audio
-        public.aac-audio	439	439,442,665,666,663	aac,adts	audio/aac,audio/x-aac	AAC audio
-        org.3gpp.adaptive-multi-rate-audio	439	439,442,665,666,663	amr	audio/amr	Adaptive Multi-rate audio
-        public.enhanced-ac3-audio	439	439,442,665,666,663	eac3,ec3	audio/eac3	Enhanced AC-3 audio
-        public.ac3-audio	439	439,442,665,666,663	ac3	audio/ac3	AC-3 audio
-        com.apple.coreaudio-format	439	439,442,665,666,663	caf		Apple CoreAudio format
-        public.downloadable-sound	439	439,442,665,666,663	dls	audio/dls	downloadable sound
-        public.midi-audio	439	439,442,665,666,663	midi,mid,smf,kar	audio/midi,audio/x-midi	MIDI audio
-        public.cdda-audio	411	411,439,442,665,666,663	cdda		CDDA audio
-        public.aiff-audio	411	411,439,442,665,666,663	aiff,aif	audio/aiff,audio/x-aiff	AIFF audio
-        public.aifc-audio	439	439,442,665,666,663	aifc		AIFF-C audio
-        public.au-audio	439	439,442,665,666,663	au,snd	audio/basic	AU audio
-        public.ulaw-audio	439	439,442,665,666,663	ul,ulw,ulaw		uLaw audio
-        com.apple.protected-mpeg-4-audio-b	415	415,439,442,665,666,663	m4b		protected MPEG-4 audio
-        com.apple.protected-mpeg-4-audio	439	439,442,665,666,663	m4p		protected MPEG-4 audio
-        com.apple.mpeg-4-ringtone	418	418,439,442,665,666,663	m4r	audio/x-m4r	Ringtone
-        com.apple.m4a-audio	418	418,439,442,665,666,663	m4a	audio/x-m4a	Apple MPEG-4 audio
-        public.mpeg-4-audio	439	439,442,665,666,663	mp4,mpg4	audio/mp4,audio/mp4a-latm	MPEG-4 audio
-        public.pls-playlist	627,421	627,665,666,663,421	pls	audio/x-scpls	PLS Playlist
-        public.m3u-playlist	626,421	626,627,665,666,663,421	m3u,m3u8	audio/mpegurl,application/vnd.apple.mpegurl,audio/x-mpegurl	M3U Playlist
-        public.playlist					playlist
-        public.mp3	439	439,442,665,666,663	mp3,mpga	audio/mpeg,audio/mpeg3,audio/mpg,audio/mp3,audio/x-mpeg,audio/x-mpeg3,audio/x-mpg,audio/x-mp3	MP3 audio
-        public.mp2	439	439,442,665,666,663	mp2		MP2 audio
-        com.apple.audio-unit-preset	510	510,523,627,665,666,663,511	aupreset		audio unit preset
-        public.avchd-collection	352,426	352,664,666,426	avchd		AVCHD Collection
-        public.audiovisual-content-collection					Audiovisual Collection
-        public.mpeg-2-transport-stream	441	441,442,665,666,663	ts		MPEG-2 Transport Stream
-        public.flc-animation	441	441,442,665,666,663	flc,fli,cel	video/flc	FLC animation
-        public.3gpp2	441	441,442,665,666,663	3g2,3gp2	video/3gpp2,audio/3gpp2	3GPP2 movie
-        public.3gpp	441	441,442,665,666,663	3gp,3gpp,sdv	video/3gpp,audio/3gpp	3GPP movie
-        public.avi	441	441,442,665,666,663	avi,vfw	video/avi,video/msvideo,video/x-msvideo	AVI movie
-        public.dv-movie	441	441,442,665,666,663	dv,dif	video/x-dv	DV movie
-        com.apple.protected-mpeg-4-video	434	434,435,441,442,665,666,663			protected MPEG-4 movie
-        com.apple.m4v-video	435	435,441,442,665,666,663	m4v	video/x-m4v	Apple MPEG-4 movie
-        public.mpeg-4	441	441,442,665,666,663	mp4,mpg4	video/mp4,video/mp4v-es	MPEG-4 movie
-        public.mpeg-2-video	440	440,441,442,665,666,663	m2v	video/mpeg2,video/mpeg2-video	MPEG-2 video
-        public.mpeg	441	441,442,665,666,663	mpg,mpeg,mpe,m75,m15	video/mpeg,video/mpg,video/x-mpeg,video/x-mpg	MPEG movie
-        com.apple.quicktime-movie	441	441,442,665,666,663	mov,qt	video/quicktime	QuickTime movie
-        public.audio	442	442,665,666,663			audio
-        public.video	441	441,442,665,666,663			video
-        public.movie	442	442,665,666,663			movie
-        public.audiovisual-content	665,663	665,666,663			audiovisual content
-        gov.nih.nifti-1	665	665,666	nii		NIfTI-1
-        org.nema.dicom	665	665,666	dcm,dicom	application/dicom	DICOM
-        ca.mcgill.mni.bic.mnc	461	461,665,666,663	mnc,minc		MINC Image
-        public.mpo-image	461	461,665,666,663	mpo		Multiple Picture Object image
-        public.xbitmap-image	461	461,665,666,663	xbm	image/x-xbitmap	X bitmap image
-        com.apple.icns	461	461,665,666,663	icns		Apple icon image
-        com.apple.quicktime-image	461	461,665,666,663	qtif,qti	image/x-quicktime	QuickTime image
-        public.svg-image	461,523	461,665,666,663,523,627	svg,svgz	image/svg+xml	SVG image
-        public.png	461	461,665,666,663	png	image/png	PNG image
-        com.apple.macpaint-image	461	461,665,666,663	pntg		MacPaint image
-        com.apple.pict	461	461,665,666,663	pict,pct,pic	image/pict,image/x-pict,image/x-macpict	QuickDraw picture
-        public.tiff	461	461,665,666,663	tiff,tif	image/tiff	TIFF image
-        public.jpeg-2000	461	461,665,666,663	jp2,jpf,jpx,j2k,j2c	image/jp2	JPEG 2000 image
-        public.jpeg	461	461,665,666,663	jpeg,jpg,jpe	image/jpeg,image/jpg	JPEG image
-        public.camera-raw-image	461	461,665,666,663			camera raw image
-        public.fax	461,637	461,665,666,663,637			fax
-        com.apple.private.live-photo-bundle	460,351,352	460,351,664,666,352	pvt		
-        com.apple.live-photo					Live Photo
-        public.image	665,663	665,666,663			image
-        public.make-source	489	489,507,626,627,665,666,663	make,mak,gmk,mk		Makefile
-        com.sun.java-web-start	523	523,627,665,666,663	jnlp	application/x-java-jnlp-file,application/jnlp	Java web start
-        public.php-script	473	473,489,507,626,627,665,666,663	php,php3,php4,ph3,ph4,phtml	text/php,text/x-php-script,application/php	PHP script
-        public.ruby-script	473	473,489,507,626,627,665,666,663	rb,rbw	text/x-ruby-script	Ruby script
-        public.python-script	473	473,489,507,626,627,665,666,663	py	text/x-python-script	Python script
-        public.perl-script	473	473,489,507,626,627,665,666,663	pl,pm	text/x-perl-script	Perl script
-        public.zsh-script	473	473,489,507,626,627,665,666,663	zsh		Z Shell script
-        public.tcsh-script	473	473,489,507,626,627,665,666,663	tcsh		Tenex C Shell script
-        public.ksh-script	473	473,489,507,626,627,665,666,663	ksh		Korn Shell script
-        public.csh-script	473	473,489,507,626,627,665,666,663	csh		C Shell script
-        public.bash-script	473	473,489,507,626,627,665,666,663	bash		Bourne-Again Shell script
-        public.shell-script	489	489,507,626,627,665,666,663	sh		shell script
-        com.apple.xcode.dsym	352	352,664,666	dsym		
-        com.netscape.javascript-source	489,657	489,507,626,627,665,666,663,657	js,jscript,javascript,mjs	text/javascript	JavaScript
-        public.dylan-source	507	507,626,627,665,666,663	dlyan,lid		Dylan source code
-        public.ada-source	507	507,626,627,665,666,663	ada,adb,ads		Ada source code
-        public.pascal-source	507	507,626,627,665,666,663	pas		Pascal source code
-        public.fortran-95-source	482	482,507,626,627,665,666,663	f95		
-        public.fortran-90-source	482	482,507,626,627,665,666,663	f90		
-        public.fortran-77-source	482	482,507,626,627,665,666,663	f77		
-        public.fortran-source	507	507,626,627,665,666,663	f,for		Fortran source code
-        com.apple.symbol-export	507	507,626,627,665,666,663	exp		symbol export list
-        public.mig-source	507	507,626,627,665,666,663	defs,mig		Mig definition source code
-        public.yacc-source	507	507,626,627,665,666,663	y,ym,ymm,ypp,yxx,yy		Yacc source code
-        public.lex-source	507	507,626,627,665,666,663	l,lm,lmm,lpp,lxx,ll		Lex source code
-        com.apple.rez-source	507	507,626,627,665,666,663	r		Rez source code
-        public.assembly-source	507	507,626,627,665,666,663	s		assembly source code
-        public.script	507	507,626,627,665,666,663			script
-        com.sun.java-source	507	507,626,627,665,666,663	java,jav		Java source code
-        public.swift-source	507	507,626,627,665,666,663	swift		Swift Source Code
-        public.precompiled-c-plus-plus-header	507	507,626,627,665,666,663	pch++		precompiled C++ header
-        public.c-plus-plus-inline-header	494	494,507,626,627,665,666,663	inl		C++ Inline Header
-        public.c-plus-plus-header	507	507,626,627,665,666,663	hh,hp,hpp,hxx,h++,ipp		C++ header code
-        public.precompiled-c-header	507	507,626,627,665,666,663	pch		precompiled C header
-        public.c-header	507	507,626,627,665,666,663	h		C header code
-        public.objective-c-plus-plus-source.preprocessed	498,506	498,507,626,627,665,666,663,506	mii		preprocessed Objective-C++ source code
-        public.objective-c-plus-plus-source	507	507,626,627,665,666,663	mm		Objective-C++ source code
-        public.c-plus-plus-source.preprocessed	500,506	500,507,626,627,665,666,663,506	ii		preprocessed C++ source code
-        public.c-plus-plus-source	507	507,626,627,665,666,663	cp,cpp,c++,cc,cxx		C++ source code
-        public.objective-c-source.preprocessed	502,506	502,507,626,627,665,666,663,506	mi		preprocessed Objective-C source code
-        public.objective-c-source	507	507,626,627,665,666,663	m		Objective-C source code
-        com.apple.iig-source	505	505,507,626,627,665,666,663	iig		IOKit Interface Generator source code
-        public.c-source.preprocessed	505,506	505,507,626,627,665,666,663,506	i		preprocessed C source code
-        public.c-source	507	507,626,627,665,666,663	c		C source code
-        public.source-code.preprocessed	507	507,626,627,665,666,663			preprocessed source code
-        public.source-code	626	626,627,665,666,663			source code
-        com.apple.ascii-property-list	627,511	627,665,666,663,511	plist		ascii property list
-        com.apple.binary-property-list	511	511,665,666	plist		binary property list
-        com.apple.xml-property-list	523,511	523,627,665,666,663,511	plist		XML property list
-        com.apple.property-list	665	665,666	plist		property list
-        com.apple.generic-stationery	665	665,666			Stationery
-        org.w3.webvtt	627	627,665,666,663	vtt	text/vtt	WebVTT Format
-        com.scenarist.closed-caption	627	627,665,666,663	scc		Scenarist Closed Caption
-        public.yaml	627	627,665,666,663	yml,yaml	application/x-yaml	YAML
-        public.ndjson	627	627,665,666,663	ndjson	application/x-ndjson	NDJSON
-        public.json	627	627,665,666,663	json	application/json	JSON
-        public.patch-file	626	626,627,665,666,663	patch,diff		patch file
-        public.css	627	627,665,666,663	css	text/css	CSS
-        public.xfd	523	523,627,665,666,663	xfd		XML Form (XFD)
-        public.rss	523	523,627,665,666,663	rss	application/rss+xml	RSS web feed
-        public.xhtml	523	523,627,665,666,663	xhtml,xhtm,xht	application/xhtml+xml	XHTML
-        public.xml	627	627,665,666,663	xml	application/xml,text/xml	XML text
-        public.html	627	627,665,666,663	html,htm,shtml,shtm	text/html	HTML text
-        public.rtf	627	627,665,666,663	rtf	text/rtf	rich text (RTF)
-        public.utf8-tab-separated-values-text	527,625	527,626,627,665,666,663,529,625			
-        public.tab-separated-values-text	626,529	626,627,665,666,663,529	tsv	text/tab-separated-values	tab-separated values
-        public.comma-separated-values-text	626,529	626,627,665,666,663,529	csv	text/csv,text/comma-separated-values	comma-separated values
-        public.delimited-values-text	627	627,665,666,663			delimited text values
-        com.apple.itunes.store-url	544	544,665,666	itms		iTunes store URL
-        com.microsoft.internet-shortcut	541,665	541,665,666	url		Windows Internet shortcut
-        com.apple.generic-internet-location	540	540,541,665,666	inetloc		internet location
-        com.apple.news-internet-location	540	540,541,665,666	newsloc		news internet location
-        com.apple.ftp-internet-location	540	540,541,665,666	ftploc		FTP internet location
-        com.apple.file-internet-location	540	540,541,665,666	fileloc		file internet location
-        com.apple.afp-internet-location	540	540,541,665,666	afploc		AFP internet location
-        com.apple.mail-internet-location	540	540,541,665,666	mailloc		mail internet location
-        com.apple.vnc-internet-location	540	540,541,665,666	vncloc		VNC Internet Location
-        com.apple.web-internet-location	540	540,541,665,666	webloc		web internet location
-        com.apple.internet-location	541,665	541,665,666			internet location
-        public.stored-url					
-        public.url-name	665	665,666			URL name
-        public.file-url	544	544,665,666			file URL
-        public.url	665	665,666			URL
-        com.apple.encrypted-archive	665,654	665,666,654	aea		Apple Encrypted Archive
-        com.apple.archive	665,654	665,666,654	aar,yaa		Apple Archive
-        com.apple.installer-package-archive	665,654	665,666,654	pkg,mpkg		Installer package archive
-        com.apple.xip-archive	549	549,665,666,654	xip		XIP Secure Archive
-        com.apple.xar-archive	665,654	665,666,654	xar		XAR Archive
-        public.zip-archive	551	551,665,666,654	zip	application/zip,application/x-zip-compressed	Zip archive
-        com.pkware.zip-archive	665,654	665,666,654			PKZip archive
-        public.cpio-archive	665,654	665,666,654	cpio,pax		CPIO archive
-        com.apple.bom-compressed-cpio	665,566	665,666,566,654	cpgz		BOM-generated compressed CPIO archive
-        public.z-archive	665,654	665,666,654	z	application/x-compress	Z archive
-        public.uuencoded-archive	665,654	665,666,654	uu	text/x-uuencode	UUEncoded archive
-        com.apple.applesingle-archive	665,654	665,666,654	as		AppleSingle archive
-        com.apple.macbinary-archive	665,654	665,666,654	bin	application/macbinary,application/x-macbinary	MacBinary archive
-        com.apple.binhex-archive	665,654	665,666,654	hqx	application/mac-binhex40,application/mac-binhex,application/binhex	BinHex archive
-        public.tar-bzip2-archive	560	560,665,666,654	tbz2,tbz		Bzip2 compressed tar archive
-        public.bzip2-archive	665,654	665,666,654	bz2,bz	application/x-bzip2,application/x-bzip,application/bzip2,application/bzip,application/x-bz2	Bzip2 archive
-        org.gnu.gnu-zip-tar-archive	562	562,665,666,654	tgz		gzip tar archive
-        org.gnu.gnu-zip-archive	665,654	665,666,654	gz,gzip	application/x-gzip,application/gzip	GZip archive
-        public.tar-archive	564	564,665,666,654	tar	application/x-tar,application/tar	tar archive
-        org.gnu.gnu-tar-archive	665,654	665,666,654	gtar	application/x-gtar	GNU tar archive
-        public.disk-image	654	654			disk image
-        com.apple.bom-archive	654	654			BOM-compatible archive
-        com.apple.quartz-composer-composition	665,657	665,666,657	qtz	application/x-quartzcomposer	Quartz Composer compostion
-        com.sun.web-application-archive	569	569,550,551,665,666,654,657	war		web application archive
-        com.sun.java-archive	550,657	550,551,665,666,654,657	jar	application/java-archive	Java archive
-        com.sun.java-class	665,657	665,666,657	class		Java class
-        com.microsoft.windows-dynamic-link-library	665,657	665,666,657	dll	application/x-msdownload	Microsoft dynamic link library
-        com.microsoft.windows-executable	665,657	665,666,657	exe	application/x-msdownload	Microsoft Windows application
-        public.elf-binary	665,657	665,666,657			ELF binary
-        com.apple.pef-binary	665,657	665,666,657			PEF binary
-        com.apple.mach-o-bundle	581	581,656,665,666,657			Mach-O bundle
-        com.apple.mach-o-dylib	581	581,656,665,666,657	dylib		Mach-O dynamic library
-        com.apple.mach-o-core	581	581,656,665,666,657			Mach-O core
-        com.apple.x11-mach-o-executable	581	581,656,665,666,657			X11 application
-        com.apple.mach-o-executable	581	581,656,665,666,657			Mach-O executable
-        com.apple.mach-o-object	581	581,656,665,666,657			Mach-O object
-        com.apple.mach-o-binary	656	656,665,666,657			Mach-O binary
-        public.object-code	665,657	665,666,657	o		object code
-        com.apple.finder.recent-items	584	584,665,666			Recent Items
-        com.apple.finder.smart-folder	665	665,666	savedSearch		Smart Folder
-        com.apple.iconset	380	380,664,666	iconset		Icon Set
-        com.apple.finder.burn-folder	380	380,664,666	fpbf		Burn Folder
-        com.apple.finder.pictclipping	590,461	590,665,666,461,663	pictclipping		picture clipping
-        com.apple.finder.textclipping	590	590,665,666	textclipping		text clipping
-        com.apple.finder.sound-clipping	590	590,665,666	sndClipping		Sound Clipping
-        com.apple.finder.clipping	665	665,666			clipping
-        com.apple.icloud-file-fault	665	665,666	icloud		iCloud synchronization file
-        com.apple.alias-record	665,597	665,666,597			alias data
-        com.apple.alias-file	665,597	665,666,597			alias
-        com.apple.bookmark	665,597	665,666,597			bookmark
-        com.apple.mount-point	666,597	666,597			mount point
-        public.symlink	666,597	666,597			symbolic link
-        com.apple.resolvable					resolvable
-        com.apple.mapkit.map-item	665	665,666			Map Item
-        com.apple.cocoa.pasteboard.find-panel-search-options	665	665,666			search options
-        com.apple.cocoa.pasteboard.multiple-text-selection	665	665,666			text selection
-        com.apple.cocoa.pasteboard.paragraph-formatting	665	665,666			paragraph format
-        com.apple.cocoa.pasteboard.character-formatting	665	665,666			character format
-        com.apple.cocoa.pasteboard.sound	665	665,666			sound
-        com.apple.cocoa.pasteboard.color	665	665,666			color
-        com.apple.pasteboard.promised-file-content-type					Promised file content type
-        com.apple.pasteboard.promised-file-url					Promised file URL
-        com.apple.device-model-code	627	627,665,666,663			device model code
-        com.apple.nspboard-type	627	627,665,666,663			NSPasteboard type
-        com.apple.ostype	627	627,665,666,663			four-character code
-        public.mime-type	621	621,627,665,666,663			MIME type
-        public.filename-extension	621	621,627,665,666,663			file name extension
-        com.apple.ktrace	665,620	665,666,620	ktrace		Darwin kernel trace file
-        com.apple.panicreport	625,620	625,626,627,665,666,663,620	panic		Panic Report
-        com.apple.spinreport	625,620	625,626,627,665,666,663,620	spin		Spin Report
-        com.apple.hangreport	625,620	625,626,627,665,666,663,620	hang		Hang Report
-        com.apple.crashreport	625,620	625,626,627,665,666,663,620	crash		Crash Report
-        com.apple.gpuRestart	625,620	625,626,627,665,666,663,620	gpuRestart		GPU Restart
-        com.apple.shutdownStall	625,620	625,626,627,665,666,663,620	shutdownStall		Shutdown Stall
-        com.apple.log	626,620	626,627,665,666,663,620	log		
-        public.log	666	666			Log file
-        public.case-insensitive-text	627	627,665,666,663			
-        com.apple.traditional-mac-plain-text	626	626,627,665,666,663			
-        public.utf16-plain-text	626	626,627,665,666,663		text/plain;charset=utf-16,text/plain;charset="utf-16"	
-        public.utf16-external-plain-text	626	626,627,665,666,663			
-        public.utf8-plain-text	626	626,627,665,666,663		text/plain;charset=utf-8,text/plain;charset="utf-8"	
-        public.plain-text	627	627,665,666,663	txt,text	text/plain	
-        public.text	665,663	665,666,663			text
-        com.apple.shazamcatalog	665	665,666	shazamcatalog		Shazam Catalog
-        com.apple.shazamsignature	665	665,666	shazamsignature		Shazam Signature Data
-        public.vcard	627,631	627,665,666,663,631	vcf,vcard	text/vcard,text/directory,text/x-vcard	electronic business card
-        public.contact					contact information
-        com.apple.ical.ics	627,666,634	627,665,666,663,634	ics	text/calendar	ICS File
-        com.apple.ical.vcs	627,666,634	627,665,666,663,634	vcs,vcal	text/x-vcalendar	VCS File
-        public.calendar-event					calendar event
-        public.to-do-item					to-do item
-        public.email-message	637	637			email message
-        public.message					message
-        com.apple.arobject	665	665,666	arobject		AR Reference Object
-        com.apple.scenekit.scene	665,647	665,666,647,663	scn,scnz		SceneKit serialized format
-        com.apple.reality	665	665,666	reality	model/vnd.reality	Reality File
-        com.pixar.universal-scene-description-mobile	647,665	647,663,665,666	usdz	model/vnd.usdz+zip	Universal Scene Description Package
-        com.pixar.universal-scene-description	647,665	647,663,665,666	usd,usda,usdc		Universal Scene Description
-        public.polygon-file-format	647,665	647,663,665,666	ply		Polygon File Format
-        public.standard-tesselated-geometry-format	647,665	647,663,665,666	stl		Standard Tesselated Geometry File Format
-        public.geometry-definition-format	647,627	647,663,627,665,666	obj		Geometry Definition File Format
-        public.alembic	647,665	647,663,665,666	abc		Alembic 3D Scene
-        public.3d-content	663	663			3D Content
-        com.apple.iCloud	666	666			iCloud
-        public.spreadsheet	663	663			Spreadsheet
-        public.presentation	662	662,663			presentation
-        com.apple.csstore	665,652	665,666,652	csstore		
-        public.database					database
-        public.bookmark					Bookmark
-        public.archive					file archive
-        com.apple.application	657	657			application
-        public.unix-executable	665,657	665,666,657			Unix executable
-        public.executable					executable
-        public.socket	666	666			
-        public.block-special	666	666			
-        public.character-special	666	666			
-        public.named-pipe	666	666			
-        public.composite-content	663	663			content
-        public.content					content
-        public.directory	666	666			directory
-        public.data	666	666		application/octet-stream	data
-        public.item					item
-        com.apple.legacy.multiple-items	709	709,666			Multiple Items
-        com.apple.legacy.erasing	709	709,666			Erasing
-        com.apple.legacy.magnifying-glass	709	709,666			Magnifying Glass
-        com.apple.icon-overlay.unsupported-badge	709	709,666			Unsupported Badge
-        com.apple.icon-overlay.alert-caution-badge	709	709,666			Alert Caution Badge
-        com.apple.icon-overlay.alias-badge	709	709,666			Alias Badge
-        com.apple.icon-overlay.locked-badge	709	709,666			Locked Badge
-        com.apple.legacy.forward-arrow	709	709,666			Forward Arrow
-        com.apple.legacy.backward-arrow	709	709,666			Backward Arrow
-        com.apple.legacy.connect-to	709	709,666			Connect To
-        com.apple.legacy.grid	709	709,666			Grid
-        com.apple.legacy.keep-arranged	709	709,666			Keep Arranged
-        com.apple.legacy.no-write	709	709,666			No Write
-        com.apple.legacy.unlocked	709	709,666			Unlocked
-        com.apple.legacy.locked	709	709,666			Locked
-        com.apple.legacy.favorite-items	709	709,666			Favorite Items
-        com.apple.legacy.open-folder	709	709,666			Open Folder
-        com.apple.icon-overlay.private-folder	709	709,666			Private Folder
-        com.apple.icon-overlay.private-folder-badge	709	709,666			Private Folder Badge
-        com.apple.icon-overlay.drop-folder-badge	709	709,666			Drop Folder Badge
-        com.apple.legacy.right-container-arrow	709	709,666			Right Container Arrow
-        com.apple.legacy.delete-toolbar	709	709,666			Delete Toolbar
-        com.apple.legacy.customize-toolbar	709	709,666			Customize Toolbar
-        com.apple.legacy.burn	709	709,666			Burn
-        com.apple.legacy.eject-media	709	709,666			Eject Media
-        com.apple.legacy.question-mark	709	709,666			Question Mark
-        com.apple.legacy.window	709	709,666			Window
-        com.apple.not-loaded	709	709,666			Not Loaded
-        com.apple.unknown-object	709	709,666			Unknown Object
-        com.apple.legacy.finder-icon	709	709,666			Finder
-        com.apple.icon-overlay.new-folder-badge	709	709,666			New Folder Badge
-        com.apple.legacy.synchronize	709	709,666			Synchronize
-        com.apple.legacy.clock-icon	709	709,666			Clock Icon
-        com.apple.legacy.toolbar-labels-icon	709	709,666			Toolbar Labels Icon
-        com.apple.legacy.toolbar-info-icon	709	709,666			Toolbar Info Icon
-        com.apple.legacy.toolbar-advanced-icon	709	709,666			Toolbar Advanced Icon
-        com.apple.legacy.sidebar-prefs-icon	709	709,666			Sidebar Prefs Icon
-        com.apple.legacy.general-icon	709	709,666			General Icon
-        com.apple.everyone-icon	709	709,666			Everyone Icon
-        com.apple.legacy.actions-icon	709	709,666			Actions Icon
-        com.apple.accounts-icon	709	709,666			Accounts Icon
-        com.apple.document-type.dictionary	709	709,666			Dictionary
-        com.apple.document-type	666	666			Document Type
-        com.apple.icon-decoration.badge.warning	731,729	731,734,729,735			Icon Decoration Warning Badge
-        com.apple.icon-decoration.badge.trending	731,729	731,734,729,735			Icon Decoration Trending Badge
-        com.apple.icon-decoration.badge.syncing	731,729	731,734,729,735			Icon Decoration Syncing Badge
-        com.apple.icon-decoration.badge.private-folder	731,729	731,734,729,735			Icon Decoration Private Folder Badge
-        com.apple.icon-decoration.badge.pinned	731,729	731,734,729,735			Icon Decoration Pinned Badge
-        com.apple.icon-decoration.badge.locked-by-user	731,729	731,734,729,735			Icon Decoration Locked By User Badge
-        com.apple.icon-decoration.badge.locked-by-collaborator	731,729	731,734,729,735			Icon Decoration Locked By Collaborator Badge
-        com.apple.icon-decoration.badge.in-review	731,729	731,734,729,735			Icon Decoration In Review Badge
-        com.apple.icon-decoration.badge.heart	731,729	731,734,729,735			Icon Decoration Heart Badge
-        com.apple.icon-decoration.badge.drop-folder	731,729	731,734,729,735			Icon Decoration Drop Folder Badge
-        com.apple.icon-decoration.badge.comments	731,729	731,734,729,735			Icon Decoration Comments Badge
-        com.apple.icon-decoration.badge.checkmark	731,729	731,734,729,735			Icon Decoration Checkmark Badge
-        com.apple.icon-decoration.badge.locked	732,727	732,734,727,735			Icon Decoration Locked Badge
-        com.apple.icon-decoration.system.new-folder	727	727,735			Icon Decoration New Folder
-        com.apple.icon-decoration.system.alias	727	727,735			Icon Decoration Alias
-        com.apple.icon-decoration.system.caution-alert	727	727,735			Icon Decoration Alert Caution
-        com.apple.icon-decoration.system.unsupported	727	727,735			Icon Decoration Unsupported
-        com.apple.icon-decoration.system	735	735			Icon Decoration System
-        com.apple.icon-decoration.emboss	733,735	733,734,735			Icon Decoration Emboss
-        com.apple.icon-decoration.badge	731,735	731,734,735			Icon Decoration Badge
-        com.apple.icon-decoration-position.overlay	734	734			Icon Decoration Position Overlay
-        com.apple.icon-decoration-position.trailing-bottom	734	734			Icon Decoration Position Trailing Bottom
-        com.apple.icon-decoration-position.leading-bottom	734	734			Icon Decoration Position Leading Bottom
-        com.apple.icon-decoration-position.center	734	734			Icon Decoration Position Center
-        com.apple.icon-decoration-position					Icon Decoration Position
-        com.apple.icon-decoration					Icon Decoration
-        com.apple.groupactivities.activity	665	665,666	groupactivity		Group Activity
-        com.apple.coreml.mlpackage	352	352,664,666	mlpackage		Core ML Machine Learning Model Package
-        com.apple.coreml.model	665	665,666	mlmodel,mlkitmodel		Core ML Machine Learning Model
-        com.apple.haptics.ahap	740,517	740,517,627,665,666,663	ahap		Apple Haptics Audio Pattern
-        public.haptics-content					Haptics content
-        com.microsoft.cab	665,654	665,666,654	cab		Microsoft Cabinet archive
-        org.tukaani.tar-xz-archive	665,654	665,666,654	txz		xz compressed tar archive
-        org.tukaani.xz-archive	665,654	665,666,654	xz	application/x-xz	xz compressed archive
-        org.7-zip.7-zip-archive	665,654	665,666,654	7z	application/x-7z-compressed	7-Zip archive
-        com.apple.iMovieTheater	352	352,664,666	theater		iMovie Theater
-        com.apple.iMovieLibrary	352	352,664,666	imovielibrary		iMovie Library
-        org.khronos.collada.digital-asset-exchange	523,442,647	523,627,665,666,663,442,647	dae		Digital Asset Exchange (DAE)
-        com.adobe.flash.video	441	441,442,665,666,663	flv,f4v,f4p,f4a,f4b	video/x-flv	Flash video
-        com.stuffit.archive.sit	752	752,665,666,654	sit,sea	application/x-stuffit,application/x-sit	StuffIt archive
-        com.stuffit.archive.sidx	752	752,665,666,654	sidx	application/x-stuffitx-index,application/x-sitx-index	StuffIt X index
-        com.stuffit.archive.sitx	752	752,665,666,654	sitx	application/x-stuffitx,application/x-sitx	StuffIt X archive
-        com.allume.stuffit-archive	665,654	665,666,654			StuffIt archive family
-        public.mp4a-latm	439	439,442,665,666,663		audio/mp4a-latm	Low-overhead MPEG-4 Audio Transport Multiplex
-        public.mp4a-loas	439	439,442,665,666,663	loas,latm		Low Overhead MPEG-4 Audio Stream
-        com.avid.open-media-framework	442	442,665,666,663	omf		Open Media Framework interchange format
-        org.xiph.flac	439	439,442,665,666,663	flac	audio/flac	FLAC audio
-        com.soundblaster.soundfont	439	439,442,665,666,663	sf2		SoundFont audio
-        com.real.realaudio	439	439,442,665,666,663	ram,ra	audio/vnd.rn-realaudio,audio/x-pn-realaudio,audio/x-realaudio	RealMedia Audio
-        org.smpte.mxf	441	441,442,665,666,663	mxf	application/mxf	Material eXchange Format
-        com.real.realmedia-vbr	441	441,442,665,666,663	rmvb	application/vnd.rn-realmedia-vbr	RealMedia Variable Bitrate
-        com.real.realmedia	441	441,442,665,666,663	rm	application/vnd.rn-realmedia	RealMedia
-        com.microsoft.windows-media-wax	439,765	439,442,665,666,663,765,523,627	wax	video/x-ms-wax	Windows media audio
-        com.microsoft.windows-media-wvx	441,765	441,442,665,666,663,765,523,627	wvx	video/x-ms-wvx	Windows media
-        com.microsoft.windows-media-wmx	441,765	441,442,665,666,663,765,523,627	wmx	video/x-ms-wmx	Windows media
-        com.microsoft.advanced-stream-redirector	442,523	442,665,666,663,523,627	asx	video/x-ms-asx	Advanced Stream Redirector
-        com.microsoft.windows-media-wma	439,770	439,442,665,666,663,770	wma	video/x-ms-wma	Windows media audio
-        com.microsoft.windows-media-wmp	441,770	441,442,665,666,663,770	wmp	video/x-ms-wmp	Windows media
-        com.microsoft.windows-media-wmv	441,770	441,442,665,666,663,770	wmv	video/x-ms-wmv	Windows media
-        com.microsoft.windows-media-wm	441,770	441,442,665,666,663,770	wm	video/x-ms-wm	Windows media
-        com.microsoft.advanced-systems-format	442	442,665,666,663	asf	video/x-ms-asf	Microsoft Advanced Systems Format
-        com.microsoft.waveform-audio	439	439,442,665,666,663	wav,wave,bwf	audio/vnd.wave,audio/wav,audio/wave,audio/x-wav	Waveform audio
-        com.digidesign.sd2-audio	439	439,442,665,666,663	sd2		Sound Designer II audio
-        com.j2.efx-fax	458	458,461,665,666,663,637	efx	image/efax	eFax fax
-        com.j2.jfx-fax	458	458,461,665,666,663,637	jfx		J2 fax
-        com.apple.drawing	461	461,665,666,663	drawing		Apple Drawing Format
-        public.avcs	782	782,461,665,666,663	avcs	image/avcs	HEIF Image Sequence
-        public.heics	782	782,461,665,666,663	heics	image/heic-sequence	HEIF Image Sequence
-        public.heifs	782	782,461,665,666,663	heifs	image/heif-sequence	HEIF Image Sequence
-        public.avci	782	782,461,665,666,663	avci	image/avci	
-        public.heic	782	782,461,665,666,663	heic	image/heic	
-        public.heif	782	782,461,665,666,663	heif,hif	image/heif	
-        public.heif-standard	461	461,665,666,663			HEIF Image
-        com.kodak.flashpix-image	461	461,665,666,663	fpx	image/fpx,application/vnd.fpx	FlashPix image
-        com.ilm.openexr-image	461	461,665,666,663	exr		OpenEXR image
-        com.sgi.sgi-image	461	461,665,666,663	sgi	image/sgi	Silicon Graphics image
-        com.truevision.tga-image	461	461,665,666,663	tga	image/targa,image/tga,application/tga	TGA image
-        com.adobe.illustrator.ai-image	461	461,665,666,663	ai		Adobe Illustrator document
-        com.adobe.photoshop-large-image	461	461,665,666,663	psb		Adobe Photoshop large document
-        com.adobe.photoshop-image	461	461,665,666,663	psd	image/vnd.adobe.photoshop,image/photoshop,image/x-photoshop,image/psd,application/photoshop	Adobe Photoshop document
-        com.apple.garageband.project	352,442	352,664,666,442,665,663	band,gbProj		GarageBand Project
-        com.apple.iWork.Numbers.sfftemplate	665,662,649	665,666,662,663,649	nmbtemplate	application/x-iwork-numbers-sfftemplate	Numbers template
-        com.apple.iWork.Numbers.template	352,662,649	352,664,666,662,663,649	nmbtemplate		Numbers template
-        com.apple.iWork.Numbers.sffnumbers	665,662,649	665,666,662,663,649	numbers	application/x-iwork-numbers-sffnumbers	Numbers document
-        com.apple.iWork.Numbers.numbers-tef	352,662,649	352,664,666,662,663,649	numbers-tef		Numbers document
-        com.apple.iWork.Numbers.numbers	352,662,649	352,664,666,662,663,649	numbers		Numbers document
-        com.apple.iWork.Pages.sfftemplate	665,662	665,666,662,663	template	application/x-iwork-pages-sfftemplate	Pages template
-        com.apple.iWork.Pages.template	352,662	352,664,666,662,663	template		Pages template
-        com.apple.iWork.Pages.sffpages	665,662	665,666,662,663	pages	application/x-iwork-pages-sffpages	Pages document
-        com.apple.iWork.Pages.pages-tef	352,662	352,664,666,662,663	pages-tef		Pages document
-        com.apple.iWork.Pages.pages	352,662	352,664,666,662,663	pages		Pages document
-        com.apple.iWork.Keynote.sffkth	665,650	665,666,650,662,663	kth	application/x-iwork-keynote-sffkth	Keynote theme
-        com.apple.iWork.Keynote.kth	352,650,806	352,664,666,650,662,663,806	kth		Keynote theme
-        com.apple.iWork.Keynote.sffkey	665,650	665,666,650,662,663	key	application/x-iwork-keynote-sffkey	Keynote document
-        com.apple.iWork.Keynote.key-tef	352,650,807	352,664,666,650,662,663,807	key-tef		Keynote document
-        com.apple.iWork.Keynote.key	352,650,807	352,664,666,650,662,663,807	key		Keynote document
-        com.apple.keynote.kth	352,650	352,664,666,650,662,663			Keynote theme
-        com.apple.keynote.key	352,650	352,664,666,650,662,663			Keynote document
-        com.microsoft.powerpoint.pps	665,650	665,666,650,662,663	pps	application/vnd.ms-powerpoint,application/mspowerpoint	Microsoft PowerPoint 97-2004 slide show
-        com.microsoft.powerpoint.pot	665,650	665,666,650,662,663	pot	application/vnd.ms-powerpoint,application/mspowerpoint	Microsoft PowerPoint 97-2004 template
-        com.microsoft.powerpoint.ppt	665,650	665,666,650,662,663	ppt	application/vnd.ms-powerpoint,application/mspowerpoint	Microsoft PowerPoint 97-2004 presentation
-        com.microsoft.excel.xla	665	665,666	xla		Microsoft Excel add-in
-        com.microsoft.excel.xlw	665,649	665,666,649,663	xlw	application/vnd.ms-excel,application/msexcel	Microsoft Excel 97-2004 workspace
-        com.microsoft.excel.xlt	665,649	665,666,649,663	xlt	application/vnd.ms-excel,application/msexcel	Microsoft Excel 97-2004 template
-        com.microsoft.excel.xls	665,662,649	665,666,662,663,649	xls	application/vnd.ms-excel,application/msexcel	Microsoft Excel 97-2004 worksheet
-        com.microsoft.word.dot	665,662	665,666,662,663	dot	application/msword	Microsoft Word 97-2004 template
-        com.microsoft.word.doc	665,662	665,666,662,663	doc	application/msword	Microsoft Word 97-2004 document
-        org.openxmlformats.presentationml.template.macroenabled	318,650,657	318,665,666,650,662,663,657	potm	application/vnd.ms-powerpoint.template.macroEnabled.12	Office Open XML presentation template (macros enabled)
-        org.openxmlformats.presentationml.template	318,650	318,665,666,650,662,663	potx	application/vnd.openxmlformats-officedocument.presentationml.template	Office Open XML presentation template
-        org.openxmlformats.presentationml.slideshow.macroenabled	318,650,657	318,665,666,650,662,663,657	ppsm	application/vnd.ms-powerpoint.slideshow.macroEnabled.12	Office Open XML slide show (macros enabled)
-        org.openxmlformats.presentationml.slideshow	318,650	318,665,666,650,662,663	ppsx	application/vnd.openxmlformats-officedocument.presentationml.slideshow	Office Open XML slide show
-        org.openxmlformats.presentationml.presentation.macroenabled	318,650,657	318,665,666,650,662,663,657	pptm	application/vnd.ms-powerpoint.presentation.macroEnabled.12	Office Open XML presentation (macros enabled)
-        org.openxmlformats.presentationml.presentation	318,650	318,665,666,650,662,663	pptx	application/vnd.openxmlformats-officedocument.presentationml.presentation	Office Open XML presentation
-        org.openxmlformats.spreadsheetml.template.macroenabled	318,662,649,657	318,665,666,662,663,649,657	xltm	application/vnd.ms-excel.template.macroEnabled.12	Office Open XML spreadsheet template (macros enabled)
-        org.openxmlformats.spreadsheetml.template	318,662,649	318,665,666,662,663,649	xltx	application/vnd.openxmlformats-officedocument.spreadsheetml.template	Office Open XML spreadsheet template
-        com.microsoft.excel.sheet.binary.macroenabled	550,662,649,657	550,551,665,666,654,662,663,649,657	xlsb	application/vnd.ms-excel.sheet.binary.macroEnabled.12	Microsoft Excel 2007 spreadsheet (macros enabled)
-        org.openxmlformats.spreadsheetml.sheet.macroenabled	318,662,649,657	318,665,666,662,663,649,657	xlsm	application/vnd.ms-excel.sheet.macroEnabled.12	Office Open XML spreadsheet (macros enabled)
-        org.openxmlformats.spreadsheetml.sheet	318,662,649	318,665,666,662,663,649	xlsx	application/vnd.openxmlformats-officedocument.spreadsheetml.sheet	Office Open XML spreadsheet
-        org.openxmlformats.wordprocessingml.template.macroenabled	318,662,657	318,665,666,662,663,657	dotm	application/vnd.ms-word.template.macroEnabled.12	Office Open XML word processing template (macros enabled)
-        org.openxmlformats.wordprocessingml.template	318,662	318,665,666,662,663	dotx	application/vnd.openxmlformats-officedocument.wordprocessingml.template	Office Open XML word processing template
-        org.openxmlformats.wordprocessingml.document.macroenabled	318,662,657	318,665,666,662,663,657	docm	application/vnd.ms-word.document.macroEnabled.12	Office Open XML word processing document (macros enabled)
-        org.openxmlformats.wordprocessingml.document	318,662	318,665,666,662,663	docx	application/vnd.openxmlformats-officedocument.wordprocessingml.document	Office Open XML word processing document
-        com.microsoft.word.wordml	523,662	523,627,665,666,663,662	xml		Microsoft Word 2003 XML document
-        org.oasis-open.opendocument.database	665,663,652	665,666,663,652	odb	application/vnd.oasis.opendocument.database	Open Document database
-        org.oasis-open.opendocument.text-web	317,662	317,665,666,662,663	oth	application/vnd.oasis.opendocument.text-web	Open Document HTML template
-        org.oasis-open.opendocument.text-master	317,662	317,665,666,662,663	odm	application/vnd.oasis.opendocument.text-master	Open Document text master
-        org.openoffice.text-master	665,663	665,666,663	sxg	application/vnd.sun.xml.writer.global	OpenOffice.org 1.0 Master
-        org.oasis-open.opendocument.formula-template	317,663	317,665,666,663	otf	application/vnd.oasis.opendocument.formula-template	Open Document formula template
-        org.oasis-open.opendocument.formula	317,663	317,665,666,663	odf	application/vnd.oasis.opendocument.formula	Open Document formula
-        org.openoffice.formula	665,663	665,666,663	sxm,smf	application/vnd.sun.xml.math,application/vnd.stardivision.math	OpenOffice.org 1.0 Formula
-        org.oasis-open.opendocument.image-template	317,461	317,665,666,461,663	oti	application/vnd.oasis.opendocument.image-template	Open Document image template
-        org.oasis-open.opendocument.image	317,461	317,665,666,461,663	odi	application/vnd.oasis.opendocument.image	Open Document image
-        org.oasis-open.opendocument.chart-template	317,662	317,665,666,662,663	otc	application/vnd.oasis.opendocument.chart-template	Open Document chart template
-        org.oasis-open.opendocument.chart	317,662	317,665,666,662,663	odc	application/vnd.oasis.opendocument.chart	Open Document chart
-        org.oasis-open.opendocument.spreadsheet-template	317,662,649	317,665,666,662,663,649	ots	application/vnd.oasis.opendocument.spreadsheet-template	Open Document spreadsheet template
-        org.oasis-open.opendocument.spreadsheet	317,662,649	317,665,666,662,663,649	ods	application/vnd.oasis.opendocument.spreadsheet	Open Document spreadsheet
-        org.openoffice.spreadsheet-template	665,649	665,666,649,663	stc	application/vnd.sun.xml.calc.template	OpenOffice.org 1.0 Spreadsheet Template
-        org.openoffice.spreadsheet	665,649	665,666,649,663	sxc,sdc	application/vnd.sun.xml.calc,application/vnd.stardivision.calc	OpenOffice.org 1.0 Spreadsheet
-        org.oasis-open.opendocument.presentation-template	317,662,650	317,665,666,662,663,650	otp	application/vnd.oasis.opendocument.presentation-template	Open Document presentation template
-        org.oasis-open.opendocument.presentation	317,662,650	317,665,666,662,663,650	odp	application/vnd.oasis.opendocument.presentation	Open Document presentation
-        org.openoffice.presentation-template	665,663,650	665,666,663,650,662	sti	application/vnd.sun.xml.impress.template	OpenOffice.org 1.0 Presentation Template
-        org.openoffice.presentation	665,663,650	665,666,663,650,662	sxi,sdd,sdp	application/vnd.sun.xml.impress,application/vnd.stardivision.impress,application/vnd.stardivision.impress-packed	OpenOffice.org 1.0 Presentation
-        org.oasis-open.opendocument.graphics-template	317,662	317,665,666,662,663	otg	application/vnd.oasis.opendocument.graphics-template	Open Document graphics template
-        org.oasis-open.opendocument.graphics	317,662	317,665,666,662,663	odg	application/vnd.oasis.opendocument.graphics	Open Document graphics
-        org.openoffice.graphics-template	665,663	665,666,663	std	application/vnd.sun.xml.draw.template	OpenOffice.org 1.0 Drawing Template
-        org.openoffice.graphics	665,663	665,666,663	sxd,sda	application/vnd.sun.xml.draw,application/vnd.stardivision.draw	OpenOffice.org 1.0 Drawing
-        org.oasis-open.opendocument.text-template	317,662	317,665,666,662,663	ott	application/vnd.oasis.opendocument.text-template	Open Document text template
-        org.oasis-open.opendocument.text	317,662	317,665,666,662,663	odt	application/vnd.oasis.opendocument.text	Open Document text
-        org.openoffice.text-template	665,663	665,666,663	stw	application/vnd.sun.xml.writer.template	OpenOffice.org 1.0 Text Template
-        org.openoffice.text	665,663	665,666,663	sxw,sdw	application/vnd.sun.xml.writer,application/vnd.stardivision.writer	OpenOffice.org 1.0 Text
-        public.ofd	665,662	665,666,662,663	ofd	application/ofd	Open Fixed-layout Document
-        org.webmproject.webm	441	441,442,665,666,663	webm	video/webm,audio/webm	WebM Media
-        org.webmproject.webp	461	461,665,666,663	webp	image/webp	WebP Image
-        com.microsoft.ico	461	461,665,666,663	ico	image/vnd.microsoft.icon	Windows icon image
-        com.microsoft.bmp	461	461,665,666,663	bmp,dib	image/bmp	Windows BMP image
-        com.compuserve.gif	461	461,665,666,663	gif	image/gif	GIF image
-        com.adobe.encapsulated-postscript	867	867,665,666,662,663	eps		Encapsulated PostScript
-        com.adobe.postscript	665,662	665,666,662,663	ps	application/postscript	PostScript
-        com.adobe.fdf	665	665,666	fdf		Adobe Acrobat Forms Document (FDF)
-        com.adobe.xfdf	665,662	665,666,662,663	xfdf		Adobe Acrobat Forms Document (XFDF)
-        com.adobe.etd	665	665,666	etd		Adobe Digital Editions (ETD)
-        com.adobe.edn	665	665,666	edn		Adobe DRM Activation Key (EDN)
-        com.adobe.pdf	665,662	665,666,662,663	pdf	application/pdf	PDF document
-        com.adobe.raw-image	457	457,461,665,666,663	dng	image/x-adobe-dng	Digital Negative (DNG) image
-        public.jpeg-xl	461	461,665,666,663	jxl	image/jxl	JPEG XL image
-        public.geojson	517	517,627,665,666,663	geojson	application/geo+json	GeoJSON
-        com.apple.linkpresentation.metadata	665	665,666			Link Presentation metadata
-        """#
-
-    /// Lowercased filename extension, then the types declaring it, best first.
-    static let packedFilenameExtensions = #"""
-        3g2	429
-        3gp	430
-        3gp2	429
-        3gpp	430
-        7z	744
-        aa	400
-        aac	402
-        aaf	307
-        aar	546
-        aax	399
-        abc	646
-        ac3	405
-        ada	477
-        adb	477
-        ads	477
-        adts	402
-        aea	545
-        afploc	536
-        ahap	739
-        ai	787
-        aif	410
-        aifc	411
-        aiff	410
-        amr	403
-        app	342,343
-        appex	329
-        applescript	384
-        arobject	638
-        as	556
-        asf	770
-        asx	765
-        au	412
-        aupreset	424
-        avchd	425
-        avci	779
-        avcs	776
-        avi	431
-        band	790
-        bash	472
-        bin	557
-        bmp	864
-        bundle	350
-        bwf	771
-        bz	560
-        bz2	560
-        c	505
-        c++	500
-        cab	741
-        caf	406
-        cc	500
-        ccl	302
-        cdda	409
-        cel	428
-        cer	315
-        class	570
-        clr	302
-        configprofile	298
-        cp	500
-        cpgz	553
-        cpio	552
-        cpp	500
-        crash	616
-        crt	315
-        csh	471
-        css	519
-        csstore	651
-        csv	528
-        cxx	500
-        dae	747
-        dcm	444
-        defs	484
-        der	315
-        dext	323
-        dfont	394
-        dib	864
-        dicom	444
-        dif	432
-        diff	518
-        dist	338
-        distz	338
-        dll	571
-        dls	407
-        dlyan	476
-        dng	873
-        doc	816
-        docm	830
-        docx	831
-        dot	815
-        dotm	828
-        dotx	829
-        drawing	775
-        dsym	474
-        dv	432
-        dylib	576
-        eac3	404
-        ec3	404
-        edn	871
-        efx	773
-        eps	866
-        epub	309
-        etd	870
-        exe	572
-        exp	483
-        exr	784
-        f	482
-        f4a	748
-        f4b	748
-        f4p	748
-        f4v	748
-        f77	481
-        f90	480
-        f95	479
-        fdf	868
-        fileloc	535
-        flac	756
-        flc	428
-        fli	428
-        flv	748
-        for	482
-        fpbf	586
-        fpx	783
-        framework	344
-        fs	320
-        ftploc	534
-        gbproj	790
-        geojson	875
-        gif	865
-        gmk	462
-        gpurestart	617
-        groupactivity	736
-        gtar	564
-        gz	562
-        gzip	562
-        h	496
-        h++	494
-        hang	615
-        heic	780
-        heics	777
-        heif	781
-        heifs	778
-        hh	494
-        hif	781
-        hp	494
-        hpp	494
-        hqx	558
-        htm	524
-        html	524
-        hxx	494
-        i	504
-        icc	305
-        icloud	591
-        icm	305
-        icns	448
-        ico	863
-        iconset	585
-        ics	632
-        ii	499
-        iig	503
-        imovielibrary	746
-        inetloc	532
-        inl	493
-        ipp	494
-        itms	530
-        j2c	455
-        j2k	455
-        jar	569
-        jav	490
-        java	490
-        javascript	475
-        jfx	774
-        jnlp	463
-        jp2	455
-        jpe	456
-        jpeg	456
-        jpf	455
-        jpg	456
-        jpx	455
-        js	475
-        jscript	475
-        json	517
-        jxl	874
-        kar	408
-        kext	330
-        key	803,805
-        key-tef	804
-        ksh	470
-        kth	801,802
-        ktrace	612
-        l	486
-        latm	754
-        lid	476
-        ll	486
-        lm	486
-        lmm	486
-        loas	754
-        log	619
-        lpdf	308
-        lpp	486
-        lxx	486
-        m	502
-        m15	437
-        m2v	436
-        m3u	420
-        m3u8	420
-        m4a	417
-        m4b	414
-        m4p	415
-        m4r	416
-        m4v	434
-        m75	437
-        mailloc	537
-        mak	462
-        make	462
-        mdimporter	326
-        menu	346
-        mi	501
-        mid	408
-        midi	408
-        mig	484
-        mii	497
-        minc	445
-        mjs	475
-        mk	462
-        mlkitmodel	738
-        mlmodel	738
-        mlpackage	737
-        mm	498
-        mnc	445
-        mobile	300
-        mobileconfig	300
-        mobileprovision	289
-        mov	438
-        mp2	423
-        mp3	422
-        mp4	435,418
-        mpe	437
-        mpeg	437
-        mpg	437
-        mpg4	435,418
-        mpga	422
-        mpkg	337,547
-        mpo	446
-        mxf	759
-        ndjson	516
-        newsloc	533
-        nii	443
-        nmbtemplate	791,792
-        numbers	793,795
-        numbers-tef	794
-        o	582
-        obj	645
-        odb	833
-        odc	843
-        odf	838
-        odg	853
-        odi	841
-        odm	835
-        odp	849
-        ods	845
-        odt	857
-        ofd	860
-        omf	755
-        otc	392,842
-        otf	393,837
-        otg	852
-        oth	834
-        oti	840
-        otp	848
-        ots	844
-        ott	856
-        p12	316
-        pages	798,800
-        pages-tef	799
-        panic	613
-        pas	478
-        patch	518
-        pax	552
-        pch	495
-        pch++	492
-        pct	453
-        pdf	872
-        pem	315
-        pf	305
-        pfa	386
-        pfb	387
-        pfx	316
-        ph3	464
-        ph4	464
-        php	464
-        php3	464
-        php4	464
-        phtml	464
-        pic	453
-        pict	453
-        pictclipping	587
-        pkg	339,547
-        pkpass	287,288
-        pkpasses	286
-        pl	467
-        placeholder	334
-        plist	511,508,509,510
-        pls	419
-        plugin	332
-        pluginkit	328
-        ply	643
-        pm	467
-        png	451
-        pntg	452
-        pot	809
-        potm	817
-        potx	818
-        ppp	321
-        pps	808
-        ppsm	819
-        ppsx	820
-        ppt	810
-        pptm	821
-        pptx	822
-        prefpane	349
-        provisionprofile	299
-        ps	867
-        psb	788
-        psd	789
-        pvt	459
-        py	466
-        qlgenerator	325
-        qt	438
-        qti	449
-        qtif	449
-        qtz	567
-        r	487
-        ra	758
-        ram	758
-        rb	465
-        rbw	465
-        reality	640
-        rm	761
-        rmvb	760
-        rss	521
-        rtf	525
-        rtfd	335
-        s	488
-        savedsearch	584
-        saver	348
-        scc	514
-        scn	639
-        scnz	639
-        scpt	383
-        scptd	382
-        sd2	772
-        sda	855
-        sdc	847
-        sdd	851
-        sdef	381
-        sdp	851
-        sdv	430
-        sdw	859
-        sea	749
-        service	333
-        sf2	757
-        sgi	785
-        sh	473
-        shazamcatalog	628
-        shazamsignature	629
-        shtm	524
-        shtml	524
-        shutdownstall	618
-        sidx	750
-        sit	749
-        sitx	751
-        slidesaver	347
-        smf	408,839
-        snd	412
-        sndclipping	589
-        spin	614
-        stc	846
-        std	854
-        sti	850
-        stl	644
-        stw	858
-        suggestionsassets	336
-        suit	389
-        svg	450
-        svgz	450
-        swift	491
-        sxc	847
-        sxd	855
-        sxg	836
-        sxi	851
-        sxm	839
-        sxw	859
-        systemextension	322
-        tar	563
-        tbz	559
-        tbz2	559
-        tcsh	469
-        template	796,797
-        text	626
-        textclipping	588
-        tga	786
-        tgz	561
-        theater	745
-        tif	454
-        tiff	454
-        ts	427
-        tsv	527
-        ttc	390
-        ttf	391
-        txt	626
-        txz	742
-        ul	413
-        ulaw	413
-        ulw	413
-        url	531
-        usd	642
-        usda	642
-        usdc	642
-        usdz	641
-        uu	555
-        vcal	633
-        vcard	630
-        vcf	630
-        vcs	633
-        vfw	431
-        vncloc	538
-        vtt	513
-        w64	398
-        war	568
-        watchface	285
-        wav	771
-        wave	771
-        wax	762
-        wdgt	324
-        webarchive	310
-        webloc	539
-        webm	861
-        webp	862
-        webplugin	327
-        wm	769
-        wma	766
-        wmp	767
-        wmv	768
-        wmx	764
-        wvx	763
-        xar	549
-        xbm	447
-        xfd	520
-        xfdf	869
-        xht	522
-        xhtm	522
-        xhtml	522
-        xip	548
-        xla	811
-        xls	814
-        xlsb	825
-        xlsm	826
-        xlsx	827
-        xlt	813
-        xltm	823
-        xltx	824
-        xlw	812
-        xml	523,832
-        xpc	331
-        xz	743
-        y	485
-        yaa	546
-        yaml	515
-        ym	485
-        yml	515
-        ymm	485
-        ypp	485
-        yxx	485
-        yy	485
-        z	554
-        zip	550
-        zsh	468
-        """#
-
-    /// Lowercased MIME type, then the types declaring it, best first.
-    static let packedMIMETypes = #"""
-        application/binhex	558
-        application/bzip	560
-        application/bzip2	560
-        application/dicom	444
-        application/epub+zip	309
-        application/geo+json	875
-        application/gzip	562
-        application/java-archive	569
-        application/jnlp	463
-        application/json	517
-        application/mac-binhex	558
-        application/mac-binhex40	558
-        application/macbinary	557
-        application/msexcel	812,813,814
-        application/mspowerpoint	808,809,810
-        application/msword	815,816
-        application/mxf	759
-        application/octet-stream	665
-        application/ofd	860
-        application/pdf	872
-        application/photoshop	789
-        application/php	464
-        application/postscript	867
-        application/rss+xml	521
-        application/tar	563
-        application/tga	786
-        application/vnd.apple.mpegurl	420
-        application/vnd.apple.pkpass	288
-        application/vnd.apple.pkpasses	286
-        application/vnd.fpx	783
-        application/vnd.ms-excel	812,813,814
-        application/vnd.ms-excel.sheet.binary.macroenabled.12	825
-        application/vnd.ms-excel.sheet.macroenabled.12	826
-        application/vnd.ms-excel.template.macroenabled.12	823
-        application/vnd.ms-powerpoint	808,809,810
-        application/vnd.ms-powerpoint.presentation.macroenabled.12	821
-        application/vnd.ms-powerpoint.slideshow.macroenabled.12	819
-        application/vnd.ms-powerpoint.template.macroenabled.12	817
-        application/vnd.ms-word.document.macroenabled.12	830
-        application/vnd.ms-word.template.macroenabled.12	828
-        application/vnd.oasis.opendocument.chart	843
-        application/vnd.oasis.opendocument.chart-template	842
-        application/vnd.oasis.opendocument.database	833
-        application/vnd.oasis.opendocument.formula	838
-        application/vnd.oasis.opendocument.formula-template	837
-        application/vnd.oasis.opendocument.graphics	853
-        application/vnd.oasis.opendocument.graphics-template	852
-        application/vnd.oasis.opendocument.image	841
-        application/vnd.oasis.opendocument.image-template	840
-        application/vnd.oasis.opendocument.presentation	849
-        application/vnd.oasis.opendocument.presentation-template	848
-        application/vnd.oasis.opendocument.spreadsheet	845
-        application/vnd.oasis.opendocument.spreadsheet-template	844
-        application/vnd.oasis.opendocument.text	857
-        application/vnd.oasis.opendocument.text-master	835
-        application/vnd.oasis.opendocument.text-template	856
-        application/vnd.oasis.opendocument.text-web	834
-        application/vnd.openxmlformats-officedocument.presentationml.presentation	822
-        application/vnd.openxmlformats-officedocument.presentationml.slideshow	820
-        application/vnd.openxmlformats-officedocument.presentationml.template	818
-        application/vnd.openxmlformats-officedocument.spreadsheetml.sheet	827
-        application/vnd.openxmlformats-officedocument.spreadsheetml.template	824
-        application/vnd.openxmlformats-officedocument.wordprocessingml.document	831
-        application/vnd.openxmlformats-officedocument.wordprocessingml.template	829
-        application/vnd.rn-realmedia	761
-        application/vnd.rn-realmedia-vbr	760
-        application/vnd.stardivision.calc	847
-        application/vnd.stardivision.draw	855
-        application/vnd.stardivision.impress	851
-        application/vnd.stardivision.impress-packed	851
-        application/vnd.stardivision.math	839
-        application/vnd.stardivision.writer	859
-        application/vnd.sun.xml.calc	847
-        application/vnd.sun.xml.calc.template	846
-        application/vnd.sun.xml.draw	855
-        application/vnd.sun.xml.draw.template	854
-        application/vnd.sun.xml.impress	851
-        application/vnd.sun.xml.impress.template	850
-        application/vnd.sun.xml.math	839
-        application/vnd.sun.xml.writer	859
-        application/vnd.sun.xml.writer.global	836
-        application/vnd.sun.xml.writer.template	858
-        application/x-7z-compressed	744
-        application/x-apple-aspen-config	300
-        application/x-apple-aspen-mobileprovision	289
-        application/x-bz2	560
-        application/x-bzip	560
-        application/x-bzip2	560
-        application/x-compress	554
-        application/x-gtar	564
-        application/x-gzip	562
-        application/x-iwork-keynote-sffkey	803
-        application/x-iwork-keynote-sffkth	801
-        application/x-iwork-numbers-sffnumbers	793
-        application/x-iwork-numbers-sfftemplate	791
-        application/x-iwork-pages-sffpages	798
-        application/x-iwork-pages-sfftemplate	796
-        application/x-java-jnlp-file	463
-        application/x-macbinary	557
-        application/x-msdownload	571,572
-        application/x-ndjson	516
-        application/x-pkcs12	316
-        application/x-quartzcomposer	567
-        application/x-sit	749
-        application/x-sitx	751
-        application/x-sitx-index	750
-        application/x-stuffit	749
-        application/x-stuffitx	751
-        application/x-stuffitx-index	750
-        application/x-tar	563
-        application/x-webarchive	310
-        application/x-x509-ca-cert	315
-        application/x-xz	743
-        application/x-yaml	515
-        application/x-zip-compressed	550
-        application/xhtml+xml	522
-        application/xml	523
-        application/zip	550
-        audio/3gpp	430
-        audio/3gpp2	429
-        audio/aac	402
-        audio/ac3	405
-        audio/aiff	410
-        audio/amr	403
-        audio/audible	400
-        audio/basic	412
-        audio/dls	407
-        audio/eac3	404
-        audio/flac	756
-        audio/midi	408
-        audio/mp3	422
-        audio/mp4	418
-        audio/mp4a-latm	418,753
-        audio/mpeg	422
-        audio/mpeg3	422
-        audio/mpegurl	420
-        audio/mpg	422
-        audio/vnd.audible.aax	399
-        audio/vnd.rn-realaudio	758
-        audio/vnd.wave	771
-        audio/wav	771
-        audio/wave	771
-        audio/webm	861
-        audio/x-aac	402
-        audio/x-aiff	410
-        audio/x-audible	400
-        audio/x-m4a	417
-        audio/x-m4r	416
-        audio/x-midi	408
-        audio/x-mp3	422
-        audio/x-mpeg	422
-        audio/x-mpeg3	422
-        audio/x-mpegurl	420
-        audio/x-mpg	422
-        audio/x-pn-audibleaudio	400
-        audio/x-pn-realaudio	758
-        audio/x-realaudio	758
-        audio/x-scpls	419
-        audio/x-wav	771
-        font/otf	393
-        font/ttf	391
-        image/avci	779
-        image/avcs	776
-        image/bmp	864
-        image/efax	773
-        image/fpx	783
-        image/gif	865
-        image/heic	780
-        image/heic-sequence	777
-        image/heif	781
-        image/heif-sequence	778
-        image/jp2	455
-        image/jpeg	456
-        image/jpg	456
-        image/jxl	874
-        image/photoshop	789
-        image/pict	453
-        image/png	451
-        image/psd	789
-        image/sgi	785
-        image/svg+xml	450
-        image/targa	786
-        image/tga	786
-        image/tiff	454
-        image/vnd.adobe.photoshop	789
-        image/vnd.microsoft.icon	863
-        image/webp	862
-        image/x-adobe-dng	873
-        image/x-macpict	453
-        image/x-photoshop	789
-        image/x-pict	453
-        image/x-quicktime	449
-        image/x-xbitmap	447
-        model/vnd.reality	640
-        model/vnd.usdz+zip	641
-        text/calendar	632
-        text/comma-separated-values	528
-        text/css	519
-        text/csv	528
-        text/directory	630
-        text/html	524
-        text/javascript	475
-        text/php	464
-        text/plain	626
-        text/plain;charset="utf-16"	623
-        text/plain;charset="utf-8"	625
-        text/plain;charset=utf-16	623
-        text/plain;charset=utf-8	625
-        text/rtf	525
-        text/tab-separated-values	527
-        text/vcard	630
-        text/vtt	513
-        text/x-perl-script	467
-        text/x-php-script	464
-        text/x-python-script	466
-        text/x-ruby-script	465
-        text/x-uuencode	555
-        text/x-vcalendar	633
-        text/x-vcard	630
-        text/xml	523
-        video/3gpp	430
-        video/3gpp2	429
-        video/avi	431
-        video/flc	428
-        video/mp4	435
-        video/mp4v-es	435
-        video/mpeg	437
-        video/mpeg2	436
-        video/mpeg2-video	436
-        video/mpg	437
-        video/msvideo	431
-        video/quicktime	438
-        video/webm	861
-        video/x-dv	432
-        video/x-flv	748
-        video/x-m4v	434
-        video/x-mpeg	437
-        video/x-mpg	437
-        video/x-ms-asf	770
-        video/x-ms-asx	765
-        video/x-ms-wax	762
-        video/x-ms-wm	769
-        video/x-ms-wma	766
-        video/x-ms-wmp	767
-        video/x-ms-wmv	768
-        video/x-ms-wmx	764
-        video/x-ms-wvx	763
-        video/x-msvideo	431
+        				Active Web Page
+        5	5,626,627,665,666,663			Transit Information (Structured Text)
+        5	5,626,627,665,666,663			Telephone Number (Structured Text)
+        5	5,626,627,665,666,663			Address (Structured Text)
+        5	5,626,627,665,666,663			Date (Structured Text)
+        626	626,627,665,666,663			Structured Text
+        53	53			Magazines & Newspapers
+        53	53			Shopping
+        53	53			Food & Drink
+        21,14	21,53,14			Photo & Video
+        53	53			Navigation
+        53	53			Books
+        53	53			Bookmarks
+        53	53			Weather
+        53	53			Video
+        53	53			Utilities
+        53	53			Travel
+        53	53			Sports
+        53	53			Social Networking
+        53	53			Reference
+        53	53			Productivity
+        53	53			Photography
+        53	53			News
+        53	53			Music
+        53	53			Medical
+        53	53			Lifestyle
+        53	53			Healthcare n Fitness
+        53	53			Graphics n Design
+        47	47,53			Word Games
+        47	47,53			Trivia Games
+        47	47,53			Strategy Games
+        47	47,53			Sports Games
+        47	47,53			Simulation Games
+        47	47,53			Role Playing Games
+        47	47,53			Racing Games
+        47	47,53			Puzzle Games
+        47	47,53			Music Games
+        47	47,53			Kids Games
+        47	47,53			Family Games
+        47	47,53			Educational Games
+        47	47,53			Dice Games
+        47	47,53			Casino Games
+        47	47,53			Card Games
+        47	47,53			Board Games
+        47	47,53			Arcade Games
+        47	47,53			Adventure Games
+        47	47,53			Action Games
+        53	53			Games
+        53	53			Finance
+        53	53			Entertainment
+        53	53			Education
+        53	53			Developer Tools
+        53	53			Business
+        				Application
+        58	58,70,79			HD DVD-RAM
+        58	58,70,79			HD DVD-RW
+        58	58,70,79			HD DVD-R
+        58	58,70,79			HD DVD
+        70	70,79			HD DVD
+        65	65,70,79			DVD+RW
+        65	65,70,79			DVD+R
+        65	65,70,79			DVD-RAM
+        65	65,70,79			DVD-RW
+        65	65,70,79			DVD-R
+        65	65,70,79			DVD
+        70	70,79			DVD
+        69	69,70,79			CD-RW
+        69	69,70,79			CD-R
+        69	69,70,79			CD
+        70	70,79			CD
+        79	79			optical storage media
+        79	79			Generic AirDisk
+        				File Vault
+        79	79			Removable Disk
+        79	79			Internal Disk
+        79	79			File Server
+        79	79			NetBootVolume
+        79	79			Generic Time Machine Disk
+        79	79			External Disk
+        				Storage
+        282	282			Pro Display XDR
+        282	282			LED Cinema Display
+        282	282			LED Cinema Display
+        282	282			Cinema Display
+        86	86,278,284			Time Capsule
+        87	87,278,284			AirPort Extreme
+        278	278,284			Time Capsule
+        278	278,284			AirPort Extreme
+        278	278,284			AirPort Express
+        125	125,278,284			Apple Watch
+        121	121,125,278,284			
+        92	92,125,278,284			
+        125	125,278,284			iPad
+        97	97,125,278,284			iPod touch
+        97	97,125,278,284			iPod touch
+        97	97,125,278,284			iPod touch
+        97	97,125,278,284			iPod touch
+        125	125,278,284			iPod
+        106	106,278,284			iPod Classic
+        106	106,278,284			iPod Nano
+        106	106,278,284			iPod Nano
+        105	105,106,278,284			iPod Shuffle (4th generation)
+        105	105,106,278,284			iPod Shuffle (3th generation)
+        105	105,106,278,284			iPod Shuffle (2th generation)
+        105	105,106,278,284			iPod Shuffle
+        106	106,278,284			iPod Shuffle
+        278	278,284			iPod
+        109	109,90,121,125,278,284			iPhone X (Model A1865, A1901, A1902, A1903)
+        109	109,90,121,125,278,284			iPhone X (Model A1865, A1901, A1902, A1903)
+        90	90,121,125,278,284			iPhone X
+        113	113,121,125,278,284			iPhone 8 Plus (Model A1864, A1897, A1898, A1899)
+        113	113,121,125,278,284			iPhone 8 Plus (Model A1864, A1897, A1898, A1899)
+        113	113,121,125,278,284			iPhone 8 Plus (Model A1864, A1897, A1898, A1899)
+        121	121,125,278,284			iPhone 8 Plus
+        117	117,121,125,278,284			iPhone 8 (Model A1863, A1905, A1906, A1907)
+        117	117,121,125,278,284			iPhone 8 (Model A1863, A1905, A1906, A1907)
+        117	117,121,125,278,284			iPhone 8 (Model A1863, A1905, A1906, A1907)
+        121	121,125,278,284			iPhone 8
+        121	121,125,278,284			iPhone 4
+        121	121,125,278,284			iPhone 3GS
+        121	121,125,278,284			iPhone 3G
+        125	125,278,284			iPhone
+        125	125,278,284			iOS Simulator
+        125,281	125,278,284,281			HomePod
+        125	125,278,284			Apple TV
+        278	278,284			iOS device
+        277	277,280,284,278			
+        245	245,277,280,284,278			
+        135	135,222,277,280,284,278			
+        135	135,222,277,280,284,278			
+        135	135,222,277,280,284,278			
+        135	135,222,277,280,284,278			
+        135	135,222,277,280,284,278			
+        135	135,222,277,280,284,278			
+        135	135,222,277,280,284,278			
+        222	222,277,280,284,278			
+        167,138	167,267,269,181,276,277,280,284,278,169,138			
+        168,138	168,268,269,181,276,277,280,284,278,169,138			
+        169	169,269,181,276,277,280,284,278			
+        149,142	149,153,157,160,163,276,277,280,284,278,142,152,156			
+        150,142	150,154,158,160,163,276,277,280,284,278,142,152,156			
+        151,142	151,155,159,160,163,276,277,280,284,278,142,152,156			
+        152	152,156,160,163,276,277,280,284,278			
+        229	229,277,280,284,278			
+        148,244	148,277,280,284,278,244			
+        148,245	148,277,280,284,278,245			
+        148,245	148,277,280,284,278,245			
+        148,245	148,277,280,284,278,245			
+        277	277,280,284,278			Mac Pro
+        153	153,157,160,163,276,277,280,284,278			
+        154	154,158,160,163,276,277,280,284,278			
+        155	155,159,160,163,276,277,280,284,278			
+        156	156,160,163,276,277,280,284,278			
+        157	157,160,163,276,277,280,284,278			
+        158	158,160,163,276,277,280,284,278			
+        159	159,160,163,276,277,280,284,278			
+        160	160,163,276,277,280,284,278			
+        160	160,163,276,277,280,284,278			
+        160	160,163,276,277,280,284,278			
+        160	160,163,276,277,280,284,278			
+        163	163,276,277,280,284,278			
+        163	163,276,277,280,284,278			
+        163	163,276,277,280,284,278			
+        276	276,277,280,284,278			MacBook Air
+        173,166	173,175,181,276,277,280,284,278,166			
+        174,166	174,175,181,276,277,280,284,278,166			
+        175	175,181,276,277,280,284,278			
+        267,169	267,269,181,276,277,280,284,278,169			
+        268,169	268,269,181,276,277,280,284,278,169			
+        269	269,181,276,277,280,284,278			
+        267,172	267,269,181,276,277,280,284,278,172			
+        268,172	268,269,181,276,277,280,284,278,172			
+        269	269,181,276,277,280,284,278			
+        175	175,181,276,277,280,284,278			
+        175	175,181,276,277,280,284,278			
+        181	181,276,277,280,284,278			
+        181	181,276,277,280,284,278			
+        181	181,276,277,280,284,278			
+        181	181,276,277,280,284,278			
+        181	181,276,277,280,284,278			
+        181	181,276,277,280,284,278			
+        276	276,277,280,284,278			MacBook Pro
+        181	181,276,277,280,284,278			
+        181	181,276,277,280,284,278			
+        193	193,198,276,277,280,284,278			
+        189	189,193,198,276,277,280,284,278			
+        190	190,193,198,276,277,280,284,278			
+        191	191,193,198,276,277,280,284,278			
+        192	192,193,198,276,277,280,284,278			
+        193	193,198,276,277,280,284,278			
+        193	193,198,276,277,280,284,278			
+        193	193,198,276,277,280,284,278			
+        193	193,198,276,277,280,284,278			
+        198	198,276,277,280,284,278			
+        198	198,276,277,280,284,278			
+        198	198,276,277,280,284,278			
+        198	198,276,277,280,284,278			
+        198	198,276,277,280,284,278			
+        276	276,277,280,284,278			MacBook
+        222	222,277,280,284,278			iMac Pro
+        208	208,222,277,280,284,278			
+        208	208,222,277,280,284,278			
+        209	209,222,277,280,284,278			
+        208	208,222,277,280,284,278			
+        209	209,222,277,280,284,278			
+        208	208,222,277,280,284,278			
+        209	209,222,277,280,284,278			
+        208	208,222,277,280,284,278			
+        222	222,277,280,284,278			
+        222	222,277,280,284,278			
+        222	222,277,280,284,278			
+        222	222,277,280,284,278			
+        222	222,277,280,284,278			
+        222	222,277,280,284,278			
+        222	222,277,280,284,278			
+        222	222,277,280,284,278			
+        222	222,277,280,284,278			
+        222	222,277,280,284,278			
+        222	222,277,280,284,278			iMac G5
+        222	222,277,280,284,278			
+        222	222,277,280,284,278			
+        222	222,277,280,284,278			
+        277	277,280,284,278			iMac
+        277	277,280,284,278			eMac
+        229	229,277,280,284,278			
+        229	229,277,280,284,278			
+        229	229,277,280,284,278			
+        229	229,277,280,284,278			
+        229	229,277,280,284,278			
+        277	277,280,284,278			Mac mini
+        233	233,244,277,280,284,278			
+        233	233,244,277,280,284,278			Xserve G5
+        233	233,244,277,280,284,278			
+        244	244,277,280,284,278			Xserve
+        237	237,245,277,280,284,278			Power Mac G5
+        237	237,245,277,280,284,278			Power Mac G4
+        237	237,245,277,280,284,278			Power Mac G4
+        245	245,277,280,284,278			Power Mac
+        276	276,277,280,284,278			iBook G4
+        243	243,276,277,280,284,278			PowerBook G4
+        243	243,276,277,280,284,278			PowerBook G4
+        243	243,276,277,280,284,278			PowerBook G4
+        243	243,276,277,280,284,278			PowerBook G4
+        276	276,277,280,284,278			PowerBook
+        277	277,280,284,278			Rack Mount
+        277	277,280,284,278			Tower
+        255,248	255,257,181,276,277,280,284,278,248			
+        256,248	256,257,181,276,277,280,284,278,248			
+        257	257,181,276,277,280,284,278			
+        255,251	255,257,181,276,277,280,284,278,251			
+        256,251	256,257,181,276,277,280,284,278,251			
+        257	257,181,276,277,280,284,278			
+        255	255,257,181,276,277,280,284,278			
+        256	256,257,181,276,277,280,284,278			
+        257	257,181,276,277,280,284,278			
+        257	257,181,276,277,280,284,278			
+        257	257,181,276,277,280,284,278			
+        181	181,276,277,280,284,278			
+        273,260	273,275,181,276,277,280,284,278,260			
+        274,260	274,275,181,276,277,280,284,278,260			
+        275	275,181,276,277,280,284,278			
+        267,263	267,269,181,276,277,280,284,278,263			
+        268,263	268,269,181,276,277,280,284,278,263			
+        269	269,181,276,277,280,284,278			
+        267	267,269,181,276,277,280,284,278			
+        268	268,269,181,276,277,280,284,278			
+        269	269,181,276,277,280,284,278			
+        269	269,181,276,277,280,284,278			
+        269	269,181,276,277,280,284,278			
+        181	181,276,277,280,284,278			
+        273	273,275,181,276,277,280,284,278			
+        274	274,275,181,276,277,280,284,278			
+        275	275,181,276,277,280,284,278			
+        275	275,181,276,277,280,284,278			
+        275	275,181,276,277,280,284,278			
+        181	181,276,277,280,284,278			
+        277	277,280,284,278			Laptop
+        280,278	280,284,278			Mac
+        284	284			Apple device
+        280	280,284			PC
+        284	284			Computer
+        				Speaker
+        				Display
+        277	277,280,284,278			Virtual Machine
+        				Device
+        665,663	665,666,663	watchface		Watchface
+        665	665,666	pkpasses	application/vnd.apple.pkpasses	Passes
+        665	665,666	pkpass		Pass
+        351,352	351,664,666,352	pkpass	application/vnd.apple.pkpass	Pass
+        665	665,666	mobileprovision	application/x-apple-aspen-mobileprovision	mobile provision
+        				Notifications
+        				Bonjour
+        				AirDrop
+        				User Unknown
+        				User Group
+        665	665,666			Help Document
+        297	297			Guest User
+        				User
+        523	523,627,665,666,663	configprofile		configuration profile
+        523	523,627,665,666,663	provisionprofile		provision profile
+        523	523,627,665,666,663	mobileconfig,mobile	application/x-apple-aspen-config	mobile configuration
+        665	665,666			writing
+        665	665,666	clr,ccl		Color File
+        665	665,666			Profile Font And Color
+        665	665,666			Profile Background Color
+        665	665,666	icc,icm,pf		ColorSync profile
+        665,662	665,666,662,663			text with multimedia
+        665,662	665,666,662,663	aaf		Advanced Authoring Format
+        345,352,662	345,351,664,666,352,662,663	lpdf		localized PDF
+        665,662	665,666,662,663	epub	application/epub+zip	EPUB publication
+        665,662	665,666,662,663	webarchive	application/x-webarchive	web archive
+        314	314			Alert Stop
+        314	314			Alert Caution
+        314	314			Alert Note
+        				Alert
+        665	665,666	cer,der,crt,pem	application/x-x509-ca-cert	certificate (X.509)
+        665	665,666	p12,pfx	application/x-pkcs12	personal information exchange (PKCS#12)
+        665	665,666			Open Document
+        665	665,666			Office Open XML
+        380,345	380,664,666,345,351			
+        332	332,351,664,666,352	fs		File System Plug-in
+        332	332,351,664,666,352	ppp		PPP Plug-in
+        345,352	345,351,664,666,352	systemextension		System Extension
+        345,352	345,351,664,666,352	dext		Driver Extension
+        345,352	345,351,664,666,352	wdgt		Dashboard widget
+        332	332,351,664,666,352	qlgenerator		QuickLook preview generator
+        332	332,351,664,666,352	mdimporter		Spotlight importer
+        332	332,351,664,666,352	webplugin		WebKit plug-in
+        351,352	351,664,666,352	pluginkit		PlugInKit plug-in
+        331	331,351,664,666,352	appex		Application and System Extension
+        351,352	351,664,666,352	kext		Kernel Extension
+        351,352	351,664,666,352	xpc		XPC Service
+        351,352	351,664,666,352	plugin		plug-in
+        343	343,655,657,345,351,664,666,352	service		
+        343	343,655,657,345,351,664,666,352	placeholder		
+        352,662	352,664,666,662,663	rtfd		rich text with attachments (RTFD)
+        351,352	351,664,666,352	suggestionsassets		Intelligent Suggestions assets
+        351,352	351,664,666,352	mpkg		Installer package
+        351,352	351,664,666,352	dist,distz		Installer distribution
+        351,352	351,664,666,352	pkg		Installer package
+        665,662	665,666,662,663			rich text with attachments (RTFD) data
+        342	342,655,657,665,666			
+        655,665	655,657,665,666	app		
+        655,345,352	655,657,345,351,664,666,352	app		
+        351	351,664,666	framework		framework
+        351	351,664,666			
+        352,351	352,664,666,351	menu		System Menu Extra
+        352,351	352,664,666,351	slideSaver		Screen Slide Saver
+        352,351	352,664,666,351	saver		Screen Saver
+        352,351	352,664,666,351	prefPane		System Preference pane
+        351,352	351,664,666,352	bundle		bundle
+        664	664,666			bundle
+        664	664,666			Package
+        				User iDisk
+        				iDisk
+        				.Mac
+        				neighborhood
+        				sharepoint
+        380	380,664,666			volume
+        380	380,664,666			Utilities Folder
+        380	380,664,666			Users Folder
+        380	380,664,666			Developer Folder
+        380	380,664,666			Home Folder
+        380	380,664,666			Public Folder
+        380	380,664,666			Pictures Folder
+        380	380,664,666			Music Folder
+        380	380,664,666			Movie Folder
+        380	380,664,666			Downloads Folder
+        380	380,664,666			Documents Folder
+        380	380,664,666			Desktop Folder
+        380	380,664,666			
+        380	380,664,666			Groups Folder
+        380	380,664,666			Sites Folder
+        380	380,664,666			Full Trash
+        380	380,664,666			Trash
+        380	380,664,666			System Folder
+        380	380,664,666			
+        380	380,664,666			
+        380	380,664,666			
+        380	380,664,666			
+        664	664,666			folder
+        523	523,627,665,666,663	sdef		Scripting Definition
+        351,352	351,664,666,352	scptd		Script bundle
+        665,489	665,666,489,507,626,627,663	scpt		AppleScript
+        489	489,507,626,627,665,666,663	applescript		AppleScript text
+        666	666			Profile Font
+        395	395,397,665,666	pfa		PostScript Type 1 outline font
+        395	395,397,665,666	pfb		PostScript Type 1 outline font
+        395	395,397,665,666			PostScript Type 1 outline font
+        397	397,665,666	suit		font suitcase
+        396	396,397,665,666	ttc		TrueType collection font
+        396	396,397,665,666	ttf	font/ttf	TrueType OpenType font
+        393	393,397,665,666	otc		PostScript OpenType collection font
+        397	397,665,666	otf	font/otf	PostScript OpenType font
+        396	396,397,665,666	dfont		TrueType datafork font
+        397	397,665,666			PostScript font
+        397	397,665,666			TrueType font
+        665	665,666			font
+        439	439,442,665,666,663	w64		Wave64 Audio
+        401	401,439,442,665,666,663	aax	audio/vnd.audible.aax	Audible.com Audiobook
+        401	401,439,442,665,666,663	aa	audio/audible,audio/x-pn-audibleaudio,audio/x-audible	Audible.com Audiobook
+        439	439,442,665,666,663			Audible.com Audio
+        439	439,442,665,666,663	aac,adts	audio/aac,audio/x-aac	AAC audio
+        439	439,442,665,666,663	amr	audio/amr	Adaptive Multi-rate audio
+        439	439,442,665,666,663	eac3,ec3	audio/eac3	Enhanced AC-3 audio
+        439	439,442,665,666,663	ac3	audio/ac3	AC-3 audio
+        439	439,442,665,666,663	caf		Apple CoreAudio format
+        439	439,442,665,666,663	dls	audio/dls	downloadable sound
+        439	439,442,665,666,663	midi,mid,smf,kar	audio/midi,audio/x-midi	MIDI audio
+        411	411,439,442,665,666,663	cdda		CDDA audio
+        411	411,439,442,665,666,663	aiff,aif	audio/aiff,audio/x-aiff	AIFF audio
+        439	439,442,665,666,663	aifc		AIFF-C audio
+        439	439,442,665,666,663	au,snd	audio/basic	AU audio
+        439	439,442,665,666,663	ul,ulw,ulaw		uLaw audio
+        415	415,439,442,665,666,663	m4b		protected MPEG-4 audio
+        439	439,442,665,666,663	m4p		protected MPEG-4 audio
+        418	418,439,442,665,666,663	m4r	audio/x-m4r	Ringtone
+        418	418,439,442,665,666,663	m4a	audio/x-m4a	Apple MPEG-4 audio
+        439	439,442,665,666,663	mp4,mpg4	audio/mp4,audio/mp4a-latm	MPEG-4 audio
+        627,421	627,665,666,663,421	pls	audio/x-scpls	PLS Playlist
+        626,421	626,627,665,666,663,421	m3u,m3u8	audio/mpegurl,application/vnd.apple.mpegurl,audio/x-mpegurl	M3U Playlist
+        				playlist
+        439	439,442,665,666,663	mp3,mpga	audio/mpeg,audio/mpeg3,audio/mpg,audio/mp3,audio/x-mpeg,audio/x-mpeg3,audio/x-mpg,audio/x-mp3	MP3 audio
+        439	439,442,665,666,663	mp2		MP2 audio
+        510	510,523,627,665,666,663,511	aupreset		audio unit preset
+        352,426	352,664,666,426	avchd		AVCHD Collection
+        				Audiovisual Collection
+        441	441,442,665,666,663	ts		MPEG-2 Transport Stream
+        441	441,442,665,666,663	flc,fli,cel	video/flc	FLC animation
+        441	441,442,665,666,663	3g2,3gp2	video/3gpp2,audio/3gpp2	3GPP2 movie
+        441	441,442,665,666,663	3gp,3gpp,sdv	video/3gpp,audio/3gpp	3GPP movie
+        441	441,442,665,666,663	avi,vfw	video/avi,video/msvideo,video/x-msvideo	AVI movie
+        441	441,442,665,666,663	dv,dif	video/x-dv	DV movie
+        434	434,435,441,442,665,666,663			protected MPEG-4 movie
+        435	435,441,442,665,666,663	m4v	video/x-m4v	Apple MPEG-4 movie
+        441	441,442,665,666,663	mp4,mpg4	video/mp4,video/mp4v-es	MPEG-4 movie
+        440	440,441,442,665,666,663	m2v	video/mpeg2,video/mpeg2-video	MPEG-2 video
+        441	441,442,665,666,663	mpg,mpeg,mpe,m75,m15	video/mpeg,video/mpg,video/x-mpeg,video/x-mpg	MPEG movie
+        441	441,442,665,666,663	mov,qt	video/quicktime	QuickTime movie
+        442	442,665,666,663			audio
+        441	441,442,665,666,663			video
+        442	442,665,666,663			movie
+        665,663	665,666,663			audiovisual content
+        665	665,666	nii		NIfTI-1
+        665	665,666	dcm,dicom	application/dicom	DICOM
+        461	461,665,666,663	mnc,minc		MINC Image
+        461	461,665,666,663	mpo		Multiple Picture Object image
+        461	461,665,666,663	xbm	image/x-xbitmap	X bitmap image
+        461	461,665,666,663	icns		Apple icon image
+        461	461,665,666,663	qtif,qti	image/x-quicktime	QuickTime image
+        461,523	461,665,666,663,523,627	svg,svgz	image/svg+xml	SVG image
+        461	461,665,666,663	png	image/png	PNG image
+        461	461,665,666,663	pntg		MacPaint image
+        461	461,665,666,663	pict,pct,pic	image/pict,image/x-pict,image/x-macpict	QuickDraw picture
+        461	461,665,666,663	tiff,tif	image/tiff	TIFF image
+        461	461,665,666,663	jp2,jpf,jpx,j2k,j2c	image/jp2	JPEG 2000 image
+        461	461,665,666,663	jpeg,jpg,jpe	image/jpeg,image/jpg	JPEG image
+        461	461,665,666,663			camera raw image
+        461,637	461,665,666,663,637			fax
+        460,351,352	460,351,664,666,352	pvt		
+        				Live Photo
+        665,663	665,666,663			image
+        489	489,507,626,627,665,666,663	make,mak,gmk,mk		Makefile
+        523	523,627,665,666,663	jnlp	application/x-java-jnlp-file,application/jnlp	Java web start
+        473	473,489,507,626,627,665,666,663	php,php3,php4,ph3,ph4,phtml	text/php,text/x-php-script,application/php	PHP script
+        473	473,489,507,626,627,665,666,663	rb,rbw	text/x-ruby-script	Ruby script
+        473	473,489,507,626,627,665,666,663	py	text/x-python-script	Python script
+        473	473,489,507,626,627,665,666,663	pl,pm	text/x-perl-script	Perl script
+        473	473,489,507,626,627,665,666,663	zsh		Z Shell script
+        473	473,489,507,626,627,665,666,663	tcsh		Tenex C Shell script
+        473	473,489,507,626,627,665,666,663	ksh		Korn Shell script
+        473	473,489,507,626,627,665,666,663	csh		C Shell script
+        473	473,489,507,626,627,665,666,663	bash		Bourne-Again Shell script
+        489	489,507,626,627,665,666,663	sh		shell script
+        352	352,664,666	dsym		
+        489,657	489,507,626,627,665,666,663,657	js,jscript,javascript,mjs	text/javascript	JavaScript
+        507	507,626,627,665,666,663	dlyan,lid		Dylan source code
+        507	507,626,627,665,666,663	ada,adb,ads		Ada source code
+        507	507,626,627,665,666,663	pas		Pascal source code
+        482	482,507,626,627,665,666,663	f95		
+        482	482,507,626,627,665,666,663	f90		
+        482	482,507,626,627,665,666,663	f77		
+        507	507,626,627,665,666,663	f,for		Fortran source code
+        507	507,626,627,665,666,663	exp		symbol export list
+        507	507,626,627,665,666,663	defs,mig		Mig definition source code
+        507	507,626,627,665,666,663	y,ym,ymm,ypp,yxx,yy		Yacc source code
+        507	507,626,627,665,666,663	l,lm,lmm,lpp,lxx,ll		Lex source code
+        507	507,626,627,665,666,663	r		Rez source code
+        507	507,626,627,665,666,663	s		assembly source code
+        507	507,626,627,665,666,663			script
+        507	507,626,627,665,666,663	java,jav		Java source code
+        507	507,626,627,665,666,663	swift		Swift Source Code
+        507	507,626,627,665,666,663	pch++		precompiled C++ header
+        494	494,507,626,627,665,666,663	inl		C++ Inline Header
+        507	507,626,627,665,666,663	hh,hp,hpp,hxx,h++,ipp		C++ header code
+        507	507,626,627,665,666,663	pch		precompiled C header
+        507	507,626,627,665,666,663	h		C header code
+        498,506	498,507,626,627,665,666,663,506	mii		preprocessed Objective-C++ source code
+        507	507,626,627,665,666,663	mm		Objective-C++ source code
+        500,506	500,507,626,627,665,666,663,506	ii		preprocessed C++ source code
+        507	507,626,627,665,666,663	cp,cpp,c++,cc,cxx		C++ source code
+        502,506	502,507,626,627,665,666,663,506	mi		preprocessed Objective-C source code
+        507	507,626,627,665,666,663	m		Objective-C source code
+        505	505,507,626,627,665,666,663	iig		IOKit Interface Generator source code
+        505,506	505,507,626,627,665,666,663,506	i		preprocessed C source code
+        507	507,626,627,665,666,663	c		C source code
+        507	507,626,627,665,666,663			preprocessed source code
+        626	626,627,665,666,663			source code
+        627,511	627,665,666,663,511	plist		ascii property list
+        511	511,665,666	plist		binary property list
+        523,511	523,627,665,666,663,511	plist		XML property list
+        665	665,666	plist		property list
+        665	665,666			Stationery
+        627	627,665,666,663	vtt	text/vtt	WebVTT Format
+        627	627,665,666,663	scc		Scenarist Closed Caption
+        627	627,665,666,663	yml,yaml	application/x-yaml	YAML
+        627	627,665,666,663	ndjson	application/x-ndjson	NDJSON
+        627	627,665,666,663	json	application/json	JSON
+        626	626,627,665,666,663	patch,diff		patch file
+        627	627,665,666,663	css	text/css	CSS
+        523	523,627,665,666,663	xfd		XML Form (XFD)
+        523	523,627,665,666,663	rss	application/rss+xml	RSS web feed
+        523	523,627,665,666,663	xhtml,xhtm,xht	application/xhtml+xml	XHTML
+        627	627,665,666,663	xml	application/xml,text/xml	XML text
+        627	627,665,666,663	html,htm,shtml,shtm	text/html	HTML text
+        627	627,665,666,663	rtf	text/rtf	rich text (RTF)
+        527,625	527,626,627,665,666,663,529,625			
+        626,529	626,627,665,666,663,529	tsv	text/tab-separated-values	tab-separated values
+        626,529	626,627,665,666,663,529	csv	text/csv,text/comma-separated-values	comma-separated values
+        627	627,665,666,663			delimited text values
+        544	544,665,666	itms		iTunes store URL
+        541,665	541,665,666	url		Windows Internet shortcut
+        540	540,541,665,666	inetloc		internet location
+        540	540,541,665,666	newsloc		news internet location
+        540	540,541,665,666	ftploc		FTP internet location
+        540	540,541,665,666	fileloc		file internet location
+        540	540,541,665,666	afploc		AFP internet location
+        540	540,541,665,666	mailloc		mail internet location
+        540	540,541,665,666	vncloc		VNC Internet Location
+        540	540,541,665,666	webloc		web internet location
+        541,665	541,665,666			internet location
+        				
+        665	665,666			URL name
+        544	544,665,666			file URL
+        665	665,666			URL
+        665,654	665,666,654	aea		Apple Encrypted Archive
+        665,654	665,666,654	aar,yaa		Apple Archive
+        665,654	665,666,654	pkg,mpkg		Installer package archive
+        549	549,665,666,654	xip		XIP Secure Archive
+        665,654	665,666,654	xar		XAR Archive
+        551	551,665,666,654	zip	application/zip,application/x-zip-compressed	Zip archive
+        665,654	665,666,654			PKZip archive
+        665,654	665,666,654	cpio,pax		CPIO archive
+        665,566	665,666,566,654	cpgz		BOM-generated compressed CPIO archive
+        665,654	665,666,654	z	application/x-compress	Z archive
+        665,654	665,666,654	uu	text/x-uuencode	UUEncoded archive
+        665,654	665,666,654	as		AppleSingle archive
+        665,654	665,666,654	bin	application/macbinary,application/x-macbinary	MacBinary archive
+        665,654	665,666,654	hqx	application/mac-binhex40,application/mac-binhex,application/binhex	BinHex archive
+        560	560,665,666,654	tbz2,tbz		Bzip2 compressed tar archive
+        665,654	665,666,654	bz2,bz	application/x-bzip2,application/x-bzip,application/bzip2,application/bzip,application/x-bz2	Bzip2 archive
+        562	562,665,666,654	tgz		gzip tar archive
+        665,654	665,666,654	gz,gzip	application/x-gzip,application/gzip	GZip archive
+        564	564,665,666,654	tar	application/x-tar,application/tar	tar archive
+        665,654	665,666,654	gtar	application/x-gtar	GNU tar archive
+        654	654			disk image
+        654	654			BOM-compatible archive
+        665,657	665,666,657	qtz	application/x-quartzcomposer	Quartz Composer compostion
+        569	569,550,551,665,666,654,657	war		web application archive
+        550,657	550,551,665,666,654,657	jar	application/java-archive	Java archive
+        665,657	665,666,657	class		Java class
+        665,657	665,666,657	dll	application/x-msdownload	Microsoft dynamic link library
+        665,657	665,666,657	exe	application/x-msdownload	Microsoft Windows application
+        665,657	665,666,657			ELF binary
+        665,657	665,666,657			PEF binary
+        581	581,656,665,666,657			Mach-O bundle
+        581	581,656,665,666,657	dylib		Mach-O dynamic library
+        581	581,656,665,666,657			Mach-O core
+        581	581,656,665,666,657			X11 application
+        581	581,656,665,666,657			Mach-O executable
+        581	581,656,665,666,657			Mach-O object
+        656	656,665,666,657			Mach-O binary
+        665,657	665,666,657	o		object code
+        584	584,665,666			Recent Items
+        665	665,666	savedSearch		Smart Folder
+        380	380,664,666	iconset		Icon Set
+        380	380,664,666	fpbf		Burn Folder
+        590,461	590,665,666,461,663	pictclipping		picture clipping
+        590	590,665,666	textclipping		text clipping
+        590	590,665,666	sndClipping		Sound Clipping
+        665	665,666			clipping
+        665	665,666	icloud		iCloud synchronization file
+        665,597	665,666,597			alias data
+        665,597	665,666,597			alias
+        665,597	665,666,597			bookmark
+        666,597	666,597			mount point
+        666,597	666,597			symbolic link
+        				resolvable
+        665	665,666			Map Item
+        665	665,666			search options
+        665	665,666			text selection
+        665	665,666			paragraph format
+        665	665,666			character format
+        665	665,666			sound
+        665	665,666			color
+        				Promised file content type
+        				Promised file URL
+        627	627,665,666,663			device model code
+        627	627,665,666,663			NSPasteboard type
+        627	627,665,666,663			four-character code
+        621	621,627,665,666,663			MIME type
+        621	621,627,665,666,663			file name extension
+        665,620	665,666,620	ktrace		Darwin kernel trace file
+        625,620	625,626,627,665,666,663,620	panic		Panic Report
+        625,620	625,626,627,665,666,663,620	spin		Spin Report
+        625,620	625,626,627,665,666,663,620	hang		Hang Report
+        625,620	625,626,627,665,666,663,620	crash		Crash Report
+        625,620	625,626,627,665,666,663,620	gpuRestart		GPU Restart
+        625,620	625,626,627,665,666,663,620	shutdownStall		Shutdown Stall
+        626,620	626,627,665,666,663,620	log		
+        666	666			Log file
+        627	627,665,666,663			
+        626	626,627,665,666,663			
+        626	626,627,665,666,663		text/plain;charset=utf-16,text/plain;charset="utf-16"	
+        626	626,627,665,666,663			
+        626	626,627,665,666,663		text/plain;charset=utf-8,text/plain;charset="utf-8"	
+        627	627,665,666,663	txt,text	text/plain	
+        665,663	665,666,663			text
+        665	665,666	shazamcatalog		Shazam Catalog
+        665	665,666	shazamsignature		Shazam Signature Data
+        627,631	627,665,666,663,631	vcf,vcard	text/vcard,text/directory,text/x-vcard	electronic business card
+        				contact information
+        627,666,634	627,665,666,663,634	ics	text/calendar	ICS File
+        627,666,634	627,665,666,663,634	vcs,vcal	text/x-vcalendar	VCS File
+        				calendar event
+        				to-do item
+        637	637			email message
+        				message
+        665	665,666	arobject		AR Reference Object
+        665,647	665,666,647,663	scn,scnz		SceneKit serialized format
+        665	665,666	reality	model/vnd.reality	Reality File
+        647,665	647,663,665,666	usdz	model/vnd.usdz+zip	Universal Scene Description Package
+        647,665	647,663,665,666	usd,usda,usdc		Universal Scene Description
+        647,665	647,663,665,666	ply		Polygon File Format
+        647,665	647,663,665,666	stl		Standard Tesselated Geometry File Format
+        647,627	647,663,627,665,666	obj		Geometry Definition File Format
+        647,665	647,663,665,666	abc		Alembic 3D Scene
+        663	663			3D Content
+        666	666			iCloud
+        663	663			Spreadsheet
+        662	662,663			presentation
+        665,652	665,666,652	csstore		
+        				database
+        				Bookmark
+        				file archive
+        657	657			application
+        665,657	665,666,657			Unix executable
+        				executable
+        666	666			
+        666	666			
+        666	666			
+        666	666			
+        663	663			content
+        				content
+        666	666			directory
+        666	666		application/octet-stream	data
+        				item
+        709	709,666			Multiple Items
+        709	709,666			Erasing
+        709	709,666			Magnifying Glass
+        709	709,666			Unsupported Badge
+        709	709,666			Alert Caution Badge
+        709	709,666			Alias Badge
+        709	709,666			Locked Badge
+        709	709,666			Forward Arrow
+        709	709,666			Backward Arrow
+        709	709,666			Connect To
+        709	709,666			Grid
+        709	709,666			Keep Arranged
+        709	709,666			No Write
+        709	709,666			Unlocked
+        709	709,666			Locked
+        709	709,666			Favorite Items
+        709	709,666			Open Folder
+        709	709,666			Private Folder
+        709	709,666			Private Folder Badge
+        709	709,666			Drop Folder Badge
+        709	709,666			Right Container Arrow
+        709	709,666			Delete Toolbar
+        709	709,666			Customize Toolbar
+        709	709,666			Burn
+        709	709,666			Eject Media
+        709	709,666			Question Mark
+        709	709,666			Window
+        709	709,666			Not Loaded
+        709	709,666			Unknown Object
+        709	709,666			Finder
+        709	709,666			New Folder Badge
+        709	709,666			Synchronize
+        709	709,666			Clock Icon
+        709	709,666			Toolbar Labels Icon
+        709	709,666			Toolbar Info Icon
+        709	709,666			Toolbar Advanced Icon
+        709	709,666			Sidebar Prefs Icon
+        709	709,666			General Icon
+        709	709,666			Everyone Icon
+        709	709,666			Actions Icon
+        709	709,666			Accounts Icon
+        709	709,666			Dictionary
+        666	666			Document Type
+        731,729	731,734,729,735			Icon Decoration Warning Badge
+        731,729	731,734,729,735			Icon Decoration Trending Badge
+        731,729	731,734,729,735			Icon Decoration Syncing Badge
+        731,729	731,734,729,735			Icon Decoration Private Folder Badge
+        731,729	731,734,729,735			Icon Decoration Pinned Badge
+        731,729	731,734,729,735			Icon Decoration Locked By User Badge
+        731,729	731,734,729,735			Icon Decoration Locked By Collaborator Badge
+        731,729	731,734,729,735			Icon Decoration In Review Badge
+        731,729	731,734,729,735			Icon Decoration Heart Badge
+        731,729	731,734,729,735			Icon Decoration Drop Folder Badge
+        731,729	731,734,729,735			Icon Decoration Comments Badge
+        731,729	731,734,729,735			Icon Decoration Checkmark Badge
+        732,727	732,734,727,735			Icon Decoration Locked Badge
+        727	727,735			Icon Decoration New Folder
+        727	727,735			Icon Decoration Alias
+        727	727,735			Icon Decoration Alert Caution
+        727	727,735			Icon Decoration Unsupported
+        735	735			Icon Decoration System
+        733,735	733,734,735			Icon Decoration Emboss
+        731,735	731,734,735			Icon Decoration Badge
+        734	734			Icon Decoration Position Overlay
+        734	734			Icon Decoration Position Trailing Bottom
+        734	734			Icon Decoration Position Leading Bottom
+        734	734			Icon Decoration Position Center
+        				Icon Decoration Position
+        				Icon Decoration
+        665	665,666	groupactivity		Group Activity
+        352	352,664,666	mlpackage		Core ML Machine Learning Model Package
+        665	665,666	mlmodel,mlkitmodel		Core ML Machine Learning Model
+        740,517	740,517,627,665,666,663	ahap		Apple Haptics Audio Pattern
+        				Haptics content
+        665,654	665,666,654	cab		Microsoft Cabinet archive
+        665,654	665,666,654	txz		xz compressed tar archive
+        665,654	665,666,654	xz	application/x-xz	xz compressed archive
+        665,654	665,666,654	7z	application/x-7z-compressed	7-Zip archive
+        352	352,664,666	theater		iMovie Theater
+        352	352,664,666	imovielibrary		iMovie Library
+        523,442,647	523,627,665,666,663,442,647	dae		Digital Asset Exchange (DAE)
+        441	441,442,665,666,663	flv,f4v,f4p,f4a,f4b	video/x-flv	Flash video
+        752	752,665,666,654	sit,sea	application/x-stuffit,application/x-sit	StuffIt archive
+        752	752,665,666,654	sidx	application/x-stuffitx-index,application/x-sitx-index	StuffIt X index
+        752	752,665,666,654	sitx	application/x-stuffitx,application/x-sitx	StuffIt X archive
+        665,654	665,666,654			StuffIt archive family
+        439	439,442,665,666,663		audio/mp4a-latm	Low-overhead MPEG-4 Audio Transport Multiplex
+        439	439,442,665,666,663	loas,latm		Low Overhead MPEG-4 Audio Stream
+        442	442,665,666,663	omf		Open Media Framework interchange format
+        439	439,442,665,666,663	flac	audio/flac	FLAC audio
+        439	439,442,665,666,663	sf2		SoundFont audio
+        439	439,442,665,666,663	ram,ra	audio/vnd.rn-realaudio,audio/x-pn-realaudio,audio/x-realaudio	RealMedia Audio
+        441	441,442,665,666,663	mxf	application/mxf	Material eXchange Format
+        441	441,442,665,666,663	rmvb	application/vnd.rn-realmedia-vbr	RealMedia Variable Bitrate
+        441	441,442,665,666,663	rm	application/vnd.rn-realmedia	RealMedia
+        439,765	439,442,665,666,663,765,523,627	wax	video/x-ms-wax	Windows media audio
+        441,765	441,442,665,666,663,765,523,627	wvx	video/x-ms-wvx	Windows media
+        441,765	441,442,665,666,663,765,523,627	wmx	video/x-ms-wmx	Windows media
+        442,523	442,665,666,663,523,627	asx	video/x-ms-asx	Advanced Stream Redirector
+        439,770	439,442,665,666,663,770	wma	video/x-ms-wma	Windows media audio
+        441,770	441,442,665,666,663,770	wmp	video/x-ms-wmp	Windows media
+        441,770	441,442,665,666,663,770	wmv	video/x-ms-wmv	Windows media
+        441,770	441,442,665,666,663,770	wm	video/x-ms-wm	Windows media
+        442	442,665,666,663	asf	video/x-ms-asf	Microsoft Advanced Systems Format
+        439	439,442,665,666,663	wav,wave,bwf	audio/vnd.wave,audio/wav,audio/wave,audio/x-wav	Waveform audio
+        439	439,442,665,666,663	sd2		Sound Designer II audio
+        458	458,461,665,666,663,637	efx	image/efax	eFax fax
+        458	458,461,665,666,663,637	jfx		J2 fax
+        461	461,665,666,663	drawing		Apple Drawing Format
+        782	782,461,665,666,663	avcs	image/avcs	HEIF Image Sequence
+        782	782,461,665,666,663	heics	image/heic-sequence	HEIF Image Sequence
+        782	782,461,665,666,663	heifs	image/heif-sequence	HEIF Image Sequence
+        782	782,461,665,666,663	avci	image/avci	
+        782	782,461,665,666,663	heic	image/heic	
+        782	782,461,665,666,663	heif,hif	image/heif	
+        461	461,665,666,663			HEIF Image
+        461	461,665,666,663	fpx	image/fpx,application/vnd.fpx	FlashPix image
+        461	461,665,666,663	exr		OpenEXR image
+        461	461,665,666,663	sgi	image/sgi	Silicon Graphics image
+        461	461,665,666,663	tga	image/targa,image/tga,application/tga	TGA image
+        461	461,665,666,663	ai		Adobe Illustrator document
+        461	461,665,666,663	psb		Adobe Photoshop large document
+        461	461,665,666,663	psd	image/vnd.adobe.photoshop,image/photoshop,image/x-photoshop,image/psd,application/photoshop	Adobe Photoshop document
+        352,442	352,664,666,442,665,663	band,gbProj		GarageBand Project
+        665,662,649	665,666,662,663,649	nmbtemplate	application/x-iwork-numbers-sfftemplate	Numbers template
+        352,662,649	352,664,666,662,663,649	nmbtemplate		Numbers template
+        665,662,649	665,666,662,663,649	numbers	application/x-iwork-numbers-sffnumbers	Numbers document
+        352,662,649	352,664,666,662,663,649	numbers-tef		Numbers document
+        352,662,649	352,664,666,662,663,649	numbers		Numbers document
+        665,662	665,666,662,663	template	application/x-iwork-pages-sfftemplate	Pages template
+        352,662	352,664,666,662,663	template		Pages template
+        665,662	665,666,662,663	pages	application/x-iwork-pages-sffpages	Pages document
+        352,662	352,664,666,662,663	pages-tef		Pages document
+        352,662	352,664,666,662,663	pages		Pages document
+        665,650	665,666,650,662,663	kth	application/x-iwork-keynote-sffkth	Keynote theme
+        352,650,806	352,664,666,650,662,663,806	kth		Keynote theme
+        665,650	665,666,650,662,663	key	application/x-iwork-keynote-sffkey	Keynote document
+        352,650,807	352,664,666,650,662,663,807	key-tef		Keynote document
+        352,650,807	352,664,666,650,662,663,807	key		Keynote document
+        352,650	352,664,666,650,662,663			Keynote theme
+        352,650	352,664,666,650,662,663			Keynote document
+        665,650	665,666,650,662,663	pps	application/vnd.ms-powerpoint,application/mspowerpoint	Microsoft PowerPoint 97-2004 slide show
+        665,650	665,666,650,662,663	pot	application/vnd.ms-powerpoint,application/mspowerpoint	Microsoft PowerPoint 97-2004 template
+        665,650	665,666,650,662,663	ppt	application/vnd.ms-powerpoint,application/mspowerpoint	Microsoft PowerPoint 97-2004 presentation
+        665	665,666	xla		Microsoft Excel add-in
+        665,649	665,666,649,663	xlw	application/vnd.ms-excel,application/msexcel	Microsoft Excel 97-2004 workspace
+        665,649	665,666,649,663	xlt	application/vnd.ms-excel,application/msexcel	Microsoft Excel 97-2004 template
+        665,662,649	665,666,662,663,649	xls	application/vnd.ms-excel,application/msexcel	Microsoft Excel 97-2004 worksheet
+        665,662	665,666,662,663	dot	application/msword	Microsoft Word 97-2004 template
+        665,662	665,666,662,663	doc	application/msword	Microsoft Word 97-2004 document
+        318,650,657	318,665,666,650,662,663,657	potm	application/vnd.ms-powerpoint.template.macroEnabled.12	Office Open XML presentation template (macros enabled)
+        318,650	318,665,666,650,662,663	potx	application/vnd.openxmlformats-officedocument.presentationml.template	Office Open XML presentation template
+        318,650,657	318,665,666,650,662,663,657	ppsm	application/vnd.ms-powerpoint.slideshow.macroEnabled.12	Office Open XML slide show (macros enabled)
+        318,650	318,665,666,650,662,663	ppsx	application/vnd.openxmlformats-officedocument.presentationml.slideshow	Office Open XML slide show
+        318,650,657	318,665,666,650,662,663,657	pptm	application/vnd.ms-powerpoint.presentation.macroEnabled.12	Office Open XML presentation (macros enabled)
+        318,650	318,665,666,650,662,663	pptx	application/vnd.openxmlformats-officedocument.presentationml.presentation	Office Open XML presentation
+        318,662,649,657	318,665,666,662,663,649,657	xltm	application/vnd.ms-excel.template.macroEnabled.12	Office Open XML spreadsheet template (macros enabled)
+        318,662,649	318,665,666,662,663,649	xltx	application/vnd.openxmlformats-officedocument.spreadsheetml.template	Office Open XML spreadsheet template
+        550,662,649,657	550,551,665,666,654,662,663,649,657	xlsb	application/vnd.ms-excel.sheet.binary.macroEnabled.12	Microsoft Excel 2007 spreadsheet (macros enabled)
+        318,662,649,657	318,665,666,662,663,649,657	xlsm	application/vnd.ms-excel.sheet.macroEnabled.12	Office Open XML spreadsheet (macros enabled)
+        318,662,649	318,665,666,662,663,649	xlsx	application/vnd.openxmlformats-officedocument.spreadsheetml.sheet	Office Open XML spreadsheet
+        318,662,657	318,665,666,662,663,657	dotm	application/vnd.ms-word.template.macroEnabled.12	Office Open XML word processing template (macros enabled)
+        318,662	318,665,666,662,663	dotx	application/vnd.openxmlformats-officedocument.wordprocessingml.template	Office Open XML word processing template
+        318,662,657	318,665,666,662,663,657	docm	application/vnd.ms-word.document.macroEnabled.12	Office Open XML word processing document (macros enabled)
+        318,662	318,665,666,662,663	docx	application/vnd.openxmlformats-officedocument.wordprocessingml.document	Office Open XML word processing document
+        523,662	523,627,665,666,663,662	xml		Microsoft Word 2003 XML document
+        665,663,652	665,666,663,652	odb	application/vnd.oasis.opendocument.database	Open Document database
+        317,662	317,665,666,662,663	oth	application/vnd.oasis.opendocument.text-web	Open Document HTML template
+        317,662	317,665,666,662,663	odm	application/vnd.oasis.opendocument.text-master	Open Document text master
+        665,663	665,666,663	sxg	application/vnd.sun.xml.writer.global	OpenOffice.org 1.0 Master
+        317,663	317,665,666,663	otf	application/vnd.oasis.opendocument.formula-template	Open Document formula template
+        317,663	317,665,666,663	odf	application/vnd.oasis.opendocument.formula	Open Document formula
+        665,663	665,666,663	sxm,smf	application/vnd.sun.xml.math,application/vnd.stardivision.math	OpenOffice.org 1.0 Formula
+        317,461	317,665,666,461,663	oti	application/vnd.oasis.opendocument.image-template	Open Document image template
+        317,461	317,665,666,461,663	odi	application/vnd.oasis.opendocument.image	Open Document image
+        317,662	317,665,666,662,663	otc	application/vnd.oasis.opendocument.chart-template	Open Document chart template
+        317,662	317,665,666,662,663	odc	application/vnd.oasis.opendocument.chart	Open Document chart
+        317,662,649	317,665,666,662,663,649	ots	application/vnd.oasis.opendocument.spreadsheet-template	Open Document spreadsheet template
+        317,662,649	317,665,666,662,663,649	ods	application/vnd.oasis.opendocument.spreadsheet	Open Document spreadsheet
+        665,649	665,666,649,663	stc	application/vnd.sun.xml.calc.template	OpenOffice.org 1.0 Spreadsheet Template
+        665,649	665,666,649,663	sxc,sdc	application/vnd.sun.xml.calc,application/vnd.stardivision.calc	OpenOffice.org 1.0 Spreadsheet
+        317,662,650	317,665,666,662,663,650	otp	application/vnd.oasis.opendocument.presentation-template	Open Document presentation template
+        317,662,650	317,665,666,662,663,650	odp	application/vnd.oasis.opendocument.presentation	Open Document presentation
+        665,663,650	665,666,663,650,662	sti	application/vnd.sun.xml.impress.template	OpenOffice.org 1.0 Presentation Template
+        665,663,650	665,666,663,650,662	sxi,sdd,sdp	application/vnd.sun.xml.impress,application/vnd.stardivision.impress,application/vnd.stardivision.impress-packed	OpenOffice.org 1.0 Presentation
+        317,662	317,665,666,662,663	otg	application/vnd.oasis.opendocument.graphics-template	Open Document graphics template
+        317,662	317,665,666,662,663	odg	application/vnd.oasis.opendocument.graphics	Open Document graphics
+        665,663	665,666,663	std	application/vnd.sun.xml.draw.template	OpenOffice.org 1.0 Drawing Template
+        665,663	665,666,663	sxd,sda	application/vnd.sun.xml.draw,application/vnd.stardivision.draw	OpenOffice.org 1.0 Drawing
+        317,662	317,665,666,662,663	ott	application/vnd.oasis.opendocument.text-template	Open Document text template
+        317,662	317,665,666,662,663	odt	application/vnd.oasis.opendocument.text	Open Document text
+        665,663	665,666,663	stw	application/vnd.sun.xml.writer.template	OpenOffice.org 1.0 Text Template
+        665,663	665,666,663	sxw,sdw	application/vnd.sun.xml.writer,application/vnd.stardivision.writer	OpenOffice.org 1.0 Text
+        665,662	665,666,662,663	ofd	application/ofd	Open Fixed-layout Document
+        441	441,442,665,666,663	webm	video/webm,audio/webm	WebM Media
+        461	461,665,666,663	webp	image/webp	WebP Image
+        461	461,665,666,663	ico	image/vnd.microsoft.icon	Windows icon image
+        461	461,665,666,663	bmp,dib	image/bmp	Windows BMP image
+        461	461,665,666,663	gif	image/gif	GIF image
+        867	867,665,666,662,663	eps		Encapsulated PostScript
+        665,662	665,666,662,663	ps	application/postscript	PostScript
+        665	665,666	fdf		Adobe Acrobat Forms Document (FDF)
+        665,662	665,666,662,663	xfdf		Adobe Acrobat Forms Document (XFDF)
+        665	665,666	etd		Adobe Digital Editions (ETD)
+        665	665,666	edn		Adobe DRM Activation Key (EDN)
+        665,662	665,666,662,663	pdf	application/pdf	PDF document
+        457	457,461,665,666,663	dng	image/x-adobe-dng	Digital Negative (DNG) image
+        461	461,665,666,663	jxl	image/jxl	JPEG XL image
+        517	517,627,665,666,663	geojson	application/geo+json	GeoJSON
+        665	665,666			Link Presentation metadata
         """#
 }
