@@ -5,15 +5,43 @@ extension UTType {
     /// Stands in for `UTType.conforms(to:)`.
     public func conforms(to type: UTType) -> Bool {
         switch (storage, type.storage) {
-        case (.system(let a), .system(let b)):
-            return SystemTypeTable.conforms(a, to: b)
+        case (.system(let a), _):
+            return SystemRequirement(type).isMet(by: a)
         case (.custom(let a), .system(let b)):
             return a.conforms(toSystem: b)
         case (.custom(let a), .custom(let b)):
             return a === b || a.key == b.key || a.conforms(toCustomKey: b.key)
-        case (.system, .custom):
-            // The system's types never conform to an app's.
-            return false
+        }
+    }
+
+    /// Which system types a supertype admits, read from a borrowed one without copying it: what
+    /// `conforms(to:)` answers for a system type, and what the tag lookups filter their candidates by.
+    enum SystemRequirement {
+        case any
+        case conforming(to: Int32)
+        /// An app's type: the system's types never conform to one.
+        case appType
+
+        init(_ supertype: borrowing UTType?) {
+            switch supertype {
+            case nil: self = .any
+            case let type?: self.init(type)
+            }
+        }
+
+        init(_ supertype: borrowing UTType) {
+            switch supertype.storage {
+            case .system(let index): self = .conforming(to: index)
+            case .custom: self = .appType
+            }
+        }
+
+        func isMet(by index: Int32) -> Bool {
+            switch self {
+            case .any: true
+            case .conforming(let other): SystemTypeTable.conforms(index, to: other)
+            case .appType: false
+            }
         }
     }
 

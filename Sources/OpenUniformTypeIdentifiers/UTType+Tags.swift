@@ -68,36 +68,6 @@ extension UTType {
         return first
     }
 
-    /// Which system types a supertype admits, read from a borrowed one without copying it.
-    private enum SystemRequirement {
-        case any
-        case conforming(to: Int32)
-        /// An app's type: the system's types never conform to one.
-        case appType
-
-        init(_ supertype: borrowing UTType?) {
-            switch supertype {
-            case nil: self = .any
-            case let type?: self.init(type)
-            }
-        }
-
-        init(_ supertype: borrowing UTType) {
-            switch supertype.storage {
-            case .system(let index): self = .conforming(to: index)
-            case .custom: self = .appType
-            }
-        }
-
-        func isMet(by index: Int32) -> Bool {
-            switch self {
-            case .any: true
-            case .conforming(let other): SystemTypeTable.conforms(index, to: other)
-            case .appType: false
-            }
-        }
-    }
-
     /// All declared types that claim a tag and conform to `supertype`, best first; when none does, a
     /// single dynamic type. Empty for an empty tag or one holding NUL.
     ///
