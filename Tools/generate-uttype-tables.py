@@ -265,7 +265,7 @@ extension SystemTypeTable {{
 
 #include <stdint.h>
 
-enum {{ system_type_count = {len(types)}, system_type_words_per_type = {words_per_type} }};
+enum {{ system_type_words_per_type = {words_per_type} }};
 
 /// Row `type` of the conformance closure, `system_type_words_per_type` words: a set bit for every type it
 /// conforms to, itself included.

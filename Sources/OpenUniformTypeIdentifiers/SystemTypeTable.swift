@@ -37,7 +37,6 @@ final class SystemTypeTable: Sendable {
         self.mimeTypes = mimeTypes
     }
 
-    static var count: Int { Int(system_type_count) }
     static var wordsPerType: Int { Int(system_type_words_per_type) }
     static var byIdentifier: CaseFoldedIndex { CaseFoldedIndex(system_types_by_identifier()) }
     static var byFilenameExtension: CaseFoldedIndex { CaseFoldedIndex(system_types_by_filename_extension()) }

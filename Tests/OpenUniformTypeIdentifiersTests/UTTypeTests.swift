@@ -129,7 +129,7 @@ struct UTTypeTests {
         // of its bytes changed in turn. The tables are the generator's; found here, its layout and hash
         // agree with the ones the lookup computes.
         var checked = 0
-        for type in (0..<SystemTypeTable.count).map({ UTType(systemIndex: Int32($0)) }) {
+        for type in SystemTypeTable.identifiers.indices.map({ UTType(systemIndex: Int32($0)) }) {
             #expect(UTType(type.identifier.uppercased()) == type, "\(type.identifier)")
             #expect(UTType(type.identifier.lowercased()) == type, "\(type.identifier)")
             for (tagClass, tags) in type.tags {

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-enum { system_type_count = 877, system_type_words_per_type = 16 };
+enum { system_type_words_per_type = 16 };
 
 /// Row `type` of the conformance closure, `system_type_words_per_type` words: a set bit for every type it
 /// conforms to, itself included.
