@@ -118,6 +118,8 @@ let package = Package(
             dependencies: [
                 "SharingShim",
                 "SharingSystem",
+                "PackageSupport",
+                "PropertyLists",
                 "HostProfiles",
                 "ExtensionManifest",
                 "ShareInbox",
@@ -240,11 +242,11 @@ package.targets += [
 ]
 // The conformance matrix: an extension against hosts, devices and faults (`sharing test`, and from Swift).
 package.products.append(.library(name: "ConformanceMatrix", targets: ["ConformanceMatrix"]))
-package.targets.append(.target(name: "ConformanceMatrix", dependencies: ["ExtensionRuntime", "HostProfiles", "ExtensionManifest", "OpenItemProvider", "OpenExtensionUI", "ShareInbox", "OpenImageIO", "OpenCoreFoundation", "SharingSystem", "PackageSupport"],
+package.targets.append(.target(name: "ConformanceMatrix", dependencies: ["ExtensionRuntime", "HostProfiles", "ExtensionManifest", "OpenItemProvider", "OpenExtensionUI", "ShareInbox", "OpenImageIO", "OpenCoreFoundation", "OpenUniformTypeIdentifiers", "OpenUserNotifications", "SharingSystem", "PackageSupport"],
                                swiftSettings: strictSettings))
 package.targets.append(.testTarget(name: "ConformanceMatrixTests", dependencies: ["ConformanceMatrix", "ExtensionRuntime", "HostProfiles", "OpenExtensionUI"], swiftSettings: strictSettings))
 if let sharing = package.targets.firstIndex(where: { $0.name == "sharing" }) {
-    package.targets[sharing].dependencies += ["ExtensionRuntime", "ConformanceMatrix"]
+    package.targets[sharing].dependencies += ["ExtensionRuntime", "ConformanceMatrix", "OpenExtensionUI"]
 }
 /// The example extensions (Examples/Extensions): each an executable that `make extensions` puts in a bundle
 /// of the same name beside its Info.plist.

@@ -8,14 +8,19 @@
 #include <unistd.h>
 
 #if defined(__linux__)
+#include <signal.h>
+#include <spawn.h>
 #include <sys/sendfile.h>
 #endif
 
-ssize_t csharing_copy_file_range(int from, int to, size_t length) {
+ssize_t csharing_copy_file_range(int from, long long *offset, int to, size_t length) {
 #if defined(__linux__)
-    return copy_file_range(from, NULL, to, NULL, length, 0);
+    loff_t at = (loff_t)*offset;
+    ssize_t moved = copy_file_range(from, &at, to, NULL, length, 0);
+    *offset = (long long)at;
+    return moved;
 #else
-    (void)from; (void)to; (void)length;
+    (void)from; (void)offset; (void)to; (void)length;
     errno = ENOSYS;
     return -1;
 #endif
@@ -30,11 +35,14 @@ void csharing_start_writeback(int descriptor, off_t offset, off_t length) {
 #endif
 }
 
-ssize_t csharing_sendfile(int to, int from, size_t length) {
+ssize_t csharing_sendfile(int to, int from, long long *offset, size_t length) {
 #if defined(__linux__)
-    return sendfile(to, from, NULL, length);
+    off_t at = (off_t)*offset;
+    ssize_t moved = sendfile(to, from, &at, length);
+    *offset = (long long)at;
+    return moved;
 #else
-    (void)to; (void)from; (void)length;
+    (void)to; (void)from; (void)offset; (void)length;
     errno = ENOSYS;
     return -1;
 #endif
@@ -223,8 +231,36 @@ int csharing_pidfd_reap(int pidfd, int *status) {
     return 1;
 }
 
+int csharing_spawn_child(const char *path, char *const *arguments, char *const *environment, int input, int output, int error, pid_t *pid) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attributes;
+    int failure = posix_spawn_file_actions_init(&actions);
+    if (failure) { errno = failure; return -1; }
+    failure = posix_spawnattr_init(&attributes);
+    if (failure) { posix_spawn_file_actions_destroy(&actions); errno = failure; return -1; }
+    // Every signal as a new program expects it: none blocked, each at its default (this process may ignore
+    // SIGPIPE, which a child would otherwise inherit).
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    failure = posix_spawnattr_setsigmask(&attributes, &none);
+    if (!failure) failure = posix_spawnattr_setsigdefault(&attributes, &all);
+    if (!failure) failure = posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    if (!failure) failure = posix_spawn_file_actions_adddup2(&actions, input, 0);
+    if (!failure) failure = posix_spawn_file_actions_adddup2(&actions, output, 1);
+    if (!failure) failure = posix_spawn_file_actions_adddup2(&actions, error, 2);
+    if (!failure) failure = posix_spawn(pid, path, &actions, &attributes, arguments, environment);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    if (failure) { errno = failure; return -1; }
+    return 0;
+}
+
 #else
 
+int csharing_spawn_child(const char *path, char *const *arguments, char *const *environment, int input, int output, int error, pid_t *pid) {
+    (void)path; (void)arguments; (void)environment; (void)input; (void)output; (void)error; (void)pid; errno = ENOSYS; return -1;
+}
 int csharing_packet_socketpair(int descriptors[2]) { (void)descriptors; errno = ENOSYS; return -1; }
 ssize_t csharing_send_packet(int socket, const void *bytes, size_t length, const int *descriptors, int count, int nonblocking) {
     (void)socket; (void)bytes; (void)length; (void)descriptors; (void)count; errno = ENOSYS; return -1;
@@ -249,6 +285,15 @@ int csharing_pidfd_send_signal(int pidfd, int signal) { (void)pidfd; (void)signa
 int csharing_pidfd_reap(int pidfd, int *status) { (void)pidfd; (void)status; errno = ENOSYS; return -1; }
 
 #endif
+
+int csharing_descriptor_access(int descriptor) {
+    int flags = fcntl(descriptor, F_GETFL);
+    if (flags < 0) return -1;
+#if defined(O_PATH)
+    if (flags & O_PATH) return 2;
+#endif
+    return (flags & O_ACCMODE) == O_WRONLY ? 1 : 0;
+}
 
 void csharing_line_buffer_stdout(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);

@@ -258,6 +258,43 @@ static void kill_descendants(pid_t process) {
     }
 }
 
+/// Reads the decimal number at the start of `text`, moving `*text` past it.
+static unsigned long long read_number(const char **text) {
+    unsigned long long value = 0;
+    while (**text >= '0' && **text <= '9') { value = value * 10 + (unsigned long long)(**text - '0'); (*text)++; }
+    return value;
+}
+
+/// Wipes what this process shows of the program it was cloned from: the command line and environment that
+/// /proc/PID/cmdline and /proc/PID/environ read from its memory (their bounds from /proc/self/stat, fields 48
+/// to 51), overwritten in this process's own copy; and its name. It is made undumpable too, so that no process
+/// without privileges reads the rest of its memory, its descriptors or its maps through /proc. Only system calls.
+static void forget_host(void) {
+    (void)prctl(PR_SET_NAME, "opensharing-init", 0, 0, 0);
+    (void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    int stat = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+    if (stat < 0) return;
+    char text[2048];
+    ssize_t size = read(stat, text, sizeof text - 1);
+    close(stat);
+    if (size <= 0) return;
+    text[size] = 0;
+    // After the command's closing parenthesis (the last in the line): the third field, then 49 fields on.
+    const char *at = text;
+    for (const char *scan = text; *scan; scan++) if (*scan == ')') at = scan + 1;
+    unsigned long long bounds[4] = { 0, 0, 0, 0 };
+    for (int field = 3; field <= 51 && *at; field++) {
+        while (*at == ' ') at++;
+        if (field >= 48) bounds[field - 48] = read_number(&at);
+        while (*at && *at != ' ') at++;
+    }
+    for (int range = 0; range < 2; range++) {
+        unsigned long long start = bounds[range * 2], end = bounds[range * 2 + 1];
+        if (start == 0 || end <= start || end - start > (64ULL << 20)) continue;
+        for (volatile char *byte = (volatile char *)start; byte < (volatile char *)end; byte++) *byte = 0;
+    }
+}
+
 /// The init: starts the extension, reaps whatever ends, and when the extension ends says how to the host,
 /// ends every other process of the tree, and exits.
 static void become_init(const struct csharing_spawn_spec *spec, int namespaced, int report_fd, int status_fd,
@@ -265,6 +302,7 @@ static void become_init(const struct csharing_spawn_spec *spec, int namespaced, 
     int failure = 0;
     pid_t self = namespaced ? 0 : getpid();
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) { failure = errno; goto failed; }
+    forget_host();
     if (!namespaced && prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) { failure = errno; goto failed; }
     // A /proc of the namespace's own, in a mount namespace of its own, where the kernel allows one: the tree
     // sees its own processes by the numbers it knows them by (Swift's crash reporter stops threads by them).

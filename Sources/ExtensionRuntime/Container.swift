@@ -37,12 +37,6 @@ struct Container {
         store.remove()
     }
 
-    /// The bytes the container's files take on disk, walked from its descriptor (at most `limit` entries:
-    /// past them, what was counted).
-    func usage(limit: Int = 200_000) -> Int {
-        FileSystem.diskUsage(of: url, entryLimit: limit)
-    }
-
     /// Removes the containers of hosts that died before they could: a host killed mid-request leaves its
     /// extension's container behind, and the next host tidies.
     static func removeContainersOfDeadHosts() {

@@ -1,7 +1,8 @@
 /// A class of device the runtime plays: its screen (scale and size in points, which `UIScreen` and image
 /// renderers read) and the memory limit the system gives an extension point there, each figure with its source.
-/// Apple publishes none of the limits; they are what developers have reported.
-public struct DeviceClass: Sendable, Equatable {
+/// Apple publishes none of the limits; they are what developers have reported. Classes are equal when their
+/// names are, and code as their names.
+public struct DeviceClass: Sendable {
     /// The name `--device` takes: `iphone-13`.
     public var name: String
     /// The devices of the class: "iPhone 13".
@@ -70,5 +71,31 @@ public struct DeviceClass: Sendable, Equatable {
     /// The class named `name`.
     public static func named(_ name: String) -> DeviceClass? {
         all.first { $0.name == name }
+    }
+}
+
+extension DeviceClass: Hashable, Codable, CustomStringConvertible {
+    public static func == (a: DeviceClass, b: DeviceClass) -> Bool { a.name == b.name }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+
+    /// Its name.
+    public var description: String { name }
+
+    /// Reads a class's name.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` naming the classes when none has the name.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let name = try container.decode(String.self)
+        guard let device = Self.named(name) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "no device is named '\(name)' (they are \(Self.all.map(\.name).joined(separator: ", ")))")
+        }
+        self = device
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
     }
 }

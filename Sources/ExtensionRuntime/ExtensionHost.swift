@@ -72,7 +72,7 @@ public struct ExtensionHost: Sendable {
                         allowsFiltering: Bool = false) async throws(ExtensionRuntimeError) -> NotificationRuns {
         let (limits, environment, baseline) = setting(for: bundle)
         return try await BlockingThreads.run { [self] () throws(ExtensionRuntimeError) -> NotificationRuns in
-            let desk = NotificationDesk(payloads: payloads, dataStore: dataStore, allowsFiltering: allowsFiltering)
+            let desk = NotificationDesk(payloads: payloads, dataStore: dataStore, allowsFiltering: allowsFiltering, diskLimit: limits.disk)
             var processes: [ExtensionRun] = []
             while desk.needsProcess {
                 desk.beginProcess()

@@ -62,6 +62,9 @@ public enum InterruptionReason: Sendable, Equatable, CustomStringConvertible {
     case memoryLimit(limit: Int, peak: Int)
     /// The extension wrote more than its disk budget and was killed: the limit and what it had used.
     case diskLimit(limit: Int, used: Int)
+    /// What the host stores for the extension held more entries, or deeper directories, than the disk meter
+    /// walks (`entries`, `depth`): taken as over the disk budget, since the meter cannot say it is not.
+    case diskBeyondMeter(entries: Int, depth: Int)
     /// A time budget ran out, the extension was warned, and then killed.
     case timeout(TimeoutPhase)
     /// The extension ended before it ended the request.
@@ -73,6 +76,8 @@ public enum InterruptionReason: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .memoryLimit(let limit, let peak): "over its memory limit of \(megabytes(limit)) (peak \(megabytes(peak)))"
         case .diskLimit(let limit, let used): "over its disk limit of \(megabytes(limit)) (\(megabytes(used)) used)"
+        case .diskBeyondMeter(let entries, let depth):
+            "more than \(entries) files, or directories more than \(depth) deep, where it stores: past what the disk meter counts, taken as over its disk limit"
         case .timeout(let phase): "out of time (\(phase.rawValue))"
         case .crashed(let status): "\(status) before ending its request"
         case .protocolViolation(let detail): "protocol violation: \(detail)"
@@ -95,7 +100,7 @@ public enum ExtensionStatus: String, Sendable, Equatable, CaseIterable, Codable 
 }
 
 /// The time budget that ran out.
-public enum TimeoutPhase: String, Sendable, Equatable {
+public enum TimeoutPhase: String, Sendable, Equatable, Codable {
     case startup
     case request
     case afterCompletion = "after completion"
@@ -114,18 +119,30 @@ public enum ExitStatus: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// How a representation crossed between host and extension.
+public enum LoadForm: String, Sendable, Equatable, Codable {
+    /// Bytes: inline, or in a sealed memory file.
+    case data
+    /// A file, as a descriptor.
+    case file
+    /// An object (a URL, a string, a property list, an image).
+    case item
+    /// A file of unknown length (a FIFO or device in the host), crossing as a pipe: its size is known once it
+    /// has ended.
+    case stream
+}
+
 /// One load the extension asked for, or one representation it returned.
 public struct ExtensionLoad: Sendable, Equatable {
     public var typeIdentifier: String
-    /// How the representation was loaded: "data", "file", "item", or "stream" (a file of unknown length, a
-    /// FIFO or device in the host, crossing as a pipe; its size is known once it has ended).
-    public var form: String
+    /// How the representation was loaded.
+    public var form: LoadForm
     /// The bytes handed over, when known.
     public var size: Int?
     /// Why it failed, if it did.
     public var failure: String?
 
-    public init(typeIdentifier: String, form: String, size: Int? = nil, failure: String? = nil) {
+    public init(typeIdentifier: String, form: LoadForm, size: Int? = nil, failure: String? = nil) {
         self.typeIdentifier = typeIdentifier
         self.form = form
         self.size = size
@@ -188,7 +205,7 @@ public struct ExtensionRun: Sendable {
         case .completed: .completed
         case .cancelled: .cancelled
         case .interrupted(.memoryLimit): .interruptedMemory
-        case .interrupted(.diskLimit): .interruptedDisk
+        case .interrupted(.diskLimit), .interrupted(.diskBeyondMeter): .interruptedDisk
         case .interrupted(.timeout): .interruptedTimeout
         case .interrupted(.crashed): .crashed
         case .interrupted(.protocolViolation): .protocolViolation

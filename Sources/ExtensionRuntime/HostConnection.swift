@@ -137,11 +137,11 @@ final class HostConnection: Sendable {
         case .openedURL(let id, let opened):
             pending.withLock { $0.openings.removeValue(forKey: id) }?.resolve(opened)
         case .timeWarning(let phase):
-            ExtensionProcess.say("the host's \(phase) time budget ran out; the extension is about to be killed")
+            ExtensionProcess.say("the host's \(phase.rawValue) time budget ran out; the extension is about to be killed")
             // Work after completion is told it has expired, as iOS tells it before suspending the process.
-            if phase == TimeoutPhase.afterCompletion.rawValue { ProcessActivities.expire() }
+            if phase == .afterCompletion { ProcessActivities.expire() }
             // A notification service is told its time will expire.
-            if phase == TimeoutPhase.request.rawValue { notificationHandlers.withLock { $0 }?.expiring() }
+            if phase == .request { notificationHandlers.withLock { $0 }?.expiring() }
         case .notification(let index, let identifier, let content):
             notificationHandlers.withLock { $0 }?.receive(index, identifier, content)
         case .centerAnswer(let id, let answer):

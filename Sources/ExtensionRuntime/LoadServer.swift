@@ -45,7 +45,7 @@ final class LoadServer: Sendable {
 
     /// Serves load `id`: the extension's call on attachment `attachment`, made on the host's provider.
     func serve(id: UInt32, attachment: Int, type: String, form: WireForm) {
-        let record = ExtensionLoad(typeIdentifier: type, form: form.name)
+        let record = ExtensionLoad(typeIdentifier: type, form: form.loadForm)
         let number = state.withLock { state -> Int? in
             guard !state.ended else { return nil }
             // Pending before the provider starts: its answer may come before its load returns.
@@ -118,7 +118,7 @@ final class LoadServer: Sendable {
     /// run ends; then the extension is told how it ended (before it sees the pipe's end).
     private func stream(_ id: UInt32, from source: OpenFile, named name: String, record: ExtensionLoad) {
         var record = record
-        record.form = "stream"
+        record.form = .stream
         let pipe: (reading: OpenFile, writing: OpenFile)
         let stop: Wakeup
         do {

@@ -5,12 +5,13 @@ import UniformTypeIdentifiers
 #else
 import OpenUniformTypeIdentifiers
 #endif
+import PackageSupport
 import SharingSystem
 
 /// How one notification was shown, as iOS would show it after its notification service extension.
 public struct NotificationDelivery: Sendable {
     /// Whose content was shown.
-    public enum Shown: String, Sendable {
+    public enum Shown: String, Sendable, Codable {
         /// The extension's content (from `didReceive`, or from `serviceExtensionTimeWillExpire()`).
         case modified
         /// The payload's content as it is: the extension was not asked, or it failed.
@@ -119,6 +120,14 @@ final class NotificationDesk: @unchecked Sendable {
     private let payloads: [PushPayload]
     private let dataStore: URL
     private let allowsFiltering: Bool
+    /// The bytes the desk has moved into the data store for the extension and not yet removed: counted against
+    /// the run's disk budget (`DiskMeter`), read from the supervisor's measuring thread.
+    let storedBytes = Locked(0)
+    /// The run's disk budget, which what the desk stores counts against.
+    private let diskLimit: Int
+    /// Everything stored for the extension now, what the desk stored included: the current process's meter,
+    /// set by its supervisor.
+    var diskInUse: @Sendable () -> Int = { 0 }
     private var deliveries: [NotificationDelivery?]
     /// The next payload to hand out.
     private var position = 0
@@ -131,10 +140,16 @@ final class NotificationDesk: @unchecked Sendable {
     /// The notifications shown so far, as the notification center lists them.
     private var shown: [WireDelivered] = []
 
-    init(payloads: [PushPayload], dataStore: URL, allowsFiltering: Bool) {
+    /// The most attachments one notification keeps; more are dropped. Apple documents no count (a notification
+    /// shows one thumbnail); ten is the runtime's own bound, so that what is stored for one notification is
+    /// bounded by the families' sizes.
+    static let maximumAttachments = 10
+
+    init(payloads: [PushPayload], dataStore: URL, allowsFiltering: Bool, diskLimit: Int) {
         self.payloads = payloads
         self.dataStore = dataStore
         self.allowsFiltering = allowsFiltering
+        self.diskLimit = diskLimit
         deliveries = Array(repeating: nil, count: payloads.count)
     }
 
@@ -181,16 +196,30 @@ final class NotificationDesk: @unchecked Sendable {
     /// The content handler of notification `index` was called, first: the content is shown, its attachments
     /// checked and copied into the data store from the descriptors that crossed (the extension's side removes
     /// its own files, as iOS moves them: the host never removes by a path the extension controls).
-    func delivered(_ index: UInt32, content: WireContent, files: [OpenFile], expired: Bool, peak: Int) {
+    ///
+    /// - Throws: `ProtocolViolation` for an attachment's descriptor the host may not read through (opened
+    ///   `O_PATH` or write-only) or that is not a regular file's.
+    func delivered(_ index: UInt32, content: WireContent, files: [OpenFile], expired: Bool, peak: Int) throws(ProtocolViolation) {
+        var remaining = files[...]
+        var carried: [(WireNotificationAttachment, OpenFile?)] = []
+        for attachment in content.attachments {
+            let file = attachment.carriesFile ? remaining.popFirst() : nil
+            if let file { _ = try ProviderMirror.incomingFile(file, "attachment \(attachment.identifier)") }
+            carried.append((attachment, file))
+        }
         let payloadIndex = sent[Int(index)]
         inFlight = nil
         let payload = payloads[payloadIndex]
-        var files = files[...]
         var stored: [StoredAttachment] = []
         var rejected: [RejectedAttachment] = []
-        for attachment in content.attachments {
-            let file = attachment.carriesFile ? files.popFirst() : nil
-            switch store(attachment, file: file) {
+        var copiedFromStore: Set<String> = []
+        for (position, (attachment, file)) in carried.enumerated() {
+            guard position < Self.maximumAttachments else {
+                rejected.append(RejectedAttachment(identifier: attachment.identifier, code: .attachmentMoveIntoDataStoreFailed,
+                                                   message: "\(UNError.Code.attachmentMoveIntoDataStoreFailed.summary): a notification keeps at most \(Self.maximumAttachments) attachments here"))
+                continue
+            }
+            switch store(attachment, file: file, copiedFromStore: &copiedFromStore) {
             case .success(let attachment): stored.append(attachment)
             case .failure(let rejection): rejected.append(rejection)
             }
@@ -237,16 +266,25 @@ final class NotificationDesk: @unchecked Sendable {
                                                   process: process))
     }
 
-    /// Answers a notification center call, or records it.
+    /// Answers a notification center call, or records it. An answer is what fits in one message: the
+    /// categories the extension set (it sent them in one), the delivered notifications newest first, the
+    /// oldest left out when all would not fit — the host sends nothing larger than it lets the extension send.
     func center(_ call: WireCenterCall) -> WireCenterAnswer? {
+        func fits(_ answer: WireCenterAnswer) -> Bool {
+            RuntimeMessage.centerAnswer(id: .max, answer: answer).encoded().bytes.count <= RuntimeMessage.maximumPacket
+        }
         switch call {
         case .setCategories(let categories):
             self.categories = categories
             return nil
         case .categories:
-            return .categories(categories)
+            var listed = categories
+            while !fits(.categories(listed)) { listed.removeLast() }
+            return .categories(listed)
         case .delivered:
-            return .delivered(shown)
+            var listed = shown
+            while !fits(.delivered(listed)) { listed.removeFirst() }
+            return .delivered(listed)
         case .removeDelivered(let identifiers):
             removeShown { identifiers.contains($0.identifier) }
             return nil
@@ -260,7 +298,9 @@ final class NotificationDesk: @unchecked Sendable {
     private func removeShown(_ matching: (WireDelivered) -> Bool) {
         for notification in shown where matching(notification) {
             for attachment in notification.content.attachments {
-                try? FileSystem.removeFile(NotificationMirror.fileURL(attachment.url))
+                let file = NotificationMirror.fileURL(attachment.url)
+                let size = (try? FileSystem.status(file, followingLinks: false))??.allocatedSize ?? 0
+                if (try? FileSystem.removeFile(file)) != nil { storedBytes.withLock { $0 = max(0, $0 - Int(size)) } }
             }
         }
         shown.removeAll(where: matching)
@@ -308,8 +348,10 @@ final class NotificationDesk: @unchecked Sendable {
                             filterCriteria: content.filterCriteria, attachments: attachments)
     }
 
-    /// Checks an attachment's file as iOS does after the extension finishes, and moves it into the data store.
-    private func store(_ attachment: WireNotificationAttachment, file: OpenFile?) -> Result<StoredAttachment, RejectedAttachment> {
+    /// Checks an attachment's file as iOS does after the extension finishes, and moves it into the data store,
+    /// within the run's disk budget. A file already in the data store (an attachment of a notification shown)
+    /// is copied at most once per notification; a sparse file, which a copy would write out whole, is refused.
+    private func store(_ attachment: WireNotificationAttachment, file: OpenFile?, copiedFromStore: inout Set<String>) -> Result<StoredAttachment, RejectedAttachment> {
         func reject(_ code: UNError.Code, _ message: String) -> Result<StoredAttachment, RejectedAttachment> {
             .failure(RejectedAttachment(identifier: attachment.identifier, code: code, message: "\(code.summary): \(message)"))
         }
@@ -325,11 +367,22 @@ final class NotificationDesk: @unchecked Sendable {
             guard let inStore = try? OpenFile.reading(url, followingLinks: false) else {
                 return reject(.attachmentNotInDataStore, "\(url.lastPathComponent) is no longer in the data store (its notification was removed)")
             }
+            guard copiedFromStore.insert(url.standardizedFileURL.path).inserted else {
+                return reject(.attachmentMoveIntoDataStoreFailed, "\(url.lastPathComponent) is already attached to this notification")
+            }
             source = inStore
         }
-        guard let source, let status = try? source.status(), status.kind == .regular, let reading = try? source.reopened() else {
+        guard let source, let status = try? source.status(), status.kind == .regular else {
             return reject(.attachmentMoveIntoDataStoreFailed, "\(url.path) is not a regular file")
         }
+        // A hole is written out whole by a copy: what it claims beyond what it stores would be stored for it.
+        guard status.size <= status.allocatedSize + ProviderMirror.sparseAllowance else {
+            return reject(.attachmentMoveIntoDataStoreFailed, "\(url.lastPathComponent) claims \(status.size) bytes but stores \(status.allocatedSize): the system takes no sparse file")
+        }
+        guard status.size + Int64(diskInUse()) <= Int64(diskLimit) else {
+            return reject(.attachmentMoveIntoDataStoreFailed, "\(url.lastPathComponent) (\(status.size) bytes) would take the data store past the run's disk budget of \(diskLimit) bytes")
+        }
+        let reading = source
         let checked: AttachmentFile.Checked
         do {
             let leading = try reading.bytes(at: 0, count: 16)
@@ -348,6 +401,8 @@ final class NotificationDesk: @unchecked Sendable {
                 try? FileSystem.removeFile(destination)
                 return reject(.attachmentMoveIntoDataStoreFailed, "\(url.path) changed while it was moved (\(copied.bytes) bytes of \(status.size))")
             }
+            let allocated = (try? FileSystem.status(destination, followingLinks: false))??.allocatedSize ?? copied.bytes
+            storedBytes.withLock { $0 += Int(allocated) }
         } catch {
             return reject(.attachmentMoveIntoDataStoreFailed, "\(url.path) could not be moved into \(dataStore.path): \(error)")
         }

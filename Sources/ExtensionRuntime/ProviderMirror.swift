@@ -313,10 +313,8 @@ enum ProviderMirror {
             return payload
         case .file(let name, _):
             let code = Int64(NSItemProvider.ErrorCode.unavailableCoercionError.rawValue)
-            guard let file = files.first, let status = try? file.status(), status.kind == .regular else {
-                return .failed(RemoteError(domain: NSItemProviderErrorDomain, code: code,
-                                           message: "\(name) is not a regular file; the host takes no directory or device from an extension"))
-            }
+            guard let file = files.first else { throw ProtocolViolation("the returned \(type) file \(name) came without its descriptor") }
+            let status = try incomingFile(file, "the returned \(type) file \(name)")
             // A load copies the file: what it claims beyond what it stores (a hole) would be written out whole,
             // outside any budget of the extension's.
             guard status.size <= status.allocatedSize + sparseAllowance else {
@@ -331,6 +329,23 @@ enum ProviderMirror {
         }
     }
 
+    /// The status of a regular file's descriptor the extension passed, when it grants reading it: the host
+    /// reads through that descriptor alone, so that it reads nothing the extension could not have read itself.
+    /// A descriptor opened `O_PATH` or write-only, a directory's, a device's, a FIFO's or a socket's is the
+    /// extension's protocol violation.
+    static func incomingFile(_ file: OpenFile, _ what: String) throws(ProtocolViolation) -> FileStatus {
+        switch file.access {
+        case .pathOnly: throw ProtocolViolation("\(what) came as a descriptor opened with O_PATH, which grants no reading: the host reads only what the extension could")
+        case .writeOnly: throw ProtocolViolation("\(what) came as a write-only descriptor: the host reads only what the extension could")
+        case .readable: break
+        }
+        guard let status = try? file.status() else { throw ProtocolViolation("\(what) came as a descriptor that cannot be inspected") }
+        guard status.kind == .regular else {
+            throw ProtocolViolation("\(what) is not a regular file: the host takes no directory, device, FIFO or socket from an extension")
+        }
+        return status
+    }
+
     /// What returned items hold, representation by representation: type, form, and size, from the message or
     /// from a descriptor's status (a file is never read for it).
     static func records(of items: [WireItem], files: [OpenFile]) -> [ExtensionLoad] {
@@ -340,7 +355,7 @@ enum ProviderMirror {
             guard let payload = representation.payload else { continue }
             let carried = remaining.prefix(payload.descriptorCount)
             remaining = remaining.dropFirst(payload.descriptorCount)
-            var record = ExtensionLoad(typeIdentifier: representation.type, form: representation.form.name, size: payload.size)
+            var record = ExtensionLoad(typeIdentifier: representation.type, form: representation.form.loadForm, size: payload.size)
             if case .file = payload { record.size = (try? carried.first?.status().size).flatMap { $0.map { Int($0) } } }
             if case .failed(let error) = payload { record.failure = error.message }
             records.append(record)
@@ -574,15 +589,15 @@ final class CrossedFiles: Sendable {
             return directory!.url
         }
         let destination = try FileSystem.createUniqueDirectory(in: parent, prefix: "load-").appending(component: name)
-        // A description of its own, so no offset is shared with another load of the same descriptor.
-        let source = try file.reopened()
-        switch try source.status().kind {
+        switch try file.status().kind {
         case .regular:
-            try FileCopier.copy(from: source, to: destination)
-        case .directory:
-            _ = try TreeCopier.copyTree(from: URL(fileURLWithPath: "/proc/self/fd/\(source.descriptor)/."), to: destination)
-        case .symbolicLink, .other:
-            throw SystemError(.copy, .wrongKind("not a regular file or directory"), path: name)
+            // Read through the descriptor that crossed, at offsets of the copy's own (never another's offset).
+            try FileCopier.copy(from: file, to: destination)
+        case .directory where trustsPaths:
+            // A directory only ever comes from the host, whose paths are trusted: copied through its entry here.
+            _ = try TreeCopier.copyTree(from: URL(fileURLWithPath: "/proc/self/fd/\(file.descriptor)/."), to: destination)
+        case .directory, .symbolicLink, .other:
+            throw SystemError(.copy, .wrongKind("not a regular file"), path: name)
         }
         return destination
     }

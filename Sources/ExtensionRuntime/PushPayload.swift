@@ -81,6 +81,17 @@ public struct PushPayload: Sendable {
         if let score = try reader.number(aps, "relevance-score", in: "aps") { content.relevanceScore = score }
         let contentAvailable = try reader.integer(aps, "content-available", in: "aps")
         let mutableContent = try reader.integer(aps, "mutable-content", in: "aps")
+        // What Apple's service accepts but the runtime could not hand to the extension in one message: refused
+        // here, with the reason, rather than blamed on the extension when it cannot read what it was sent.
+        let depth = Self.depth(content.userInfo)
+        guard depth <= WireValue.maximumDepth else {
+            throw PushPayloadError(.cannotCarry, name: name, "nests \(depth) deep; the runtime carries a payload at most \(WireValue.maximumDepth) levels deep to the extension")
+        }
+        let carried = RuntimeMessage.notification(index: 0, identifier: identifier, content: content).encoded().bytes.count
+        guard carried <= RuntimeMessage.maximumPacket else {
+            throw PushPayloadError(.cannotCarry, name: name,
+                                   "makes a notification of \(carried) bytes once its localization arguments are expanded; the runtime carries at most \(RuntimeMessage.maximumPacket) to the extension in one message")
+        }
         self.content = content
         if mutableContent != 1 {
             skipsServiceExtension = mutableContent == nil ? "the payload has no mutable-content" : "mutable-content is \(mutableContent ?? 0), not 1"
@@ -90,6 +101,15 @@ public struct PushPayload: Sendable {
             skipsServiceExtension = "the alert has no title, subtitle or body"
         } else {
             skipsServiceExtension = nil
+        }
+    }
+
+    /// How deep a value nests: 1 for a scalar, one more for each array or dictionary around it.
+    static func depth(_ value: WireValue) -> Int {
+        switch value {
+        case .array(let elements): 1 + (elements.map(depth).max() ?? 0)
+        case .dictionary(let entries): 1 + (entries.map { depth($0.1) }.max() ?? 0)
+        default: 1
         }
     }
 
@@ -217,6 +237,9 @@ public struct PushPayloadError: Error, Equatable, CustomStringConvertible {
         case wrongType
         /// A key of the right type with a value Apple does not allow.
         case badValue
+        /// A payload Apple accepts that the runtime cannot hand to the extension in one message: nested deeper
+        /// than a message carries, or larger than one once its localization arguments are expanded.
+        case cannotCarry
     }
 
     public var code: Code

@@ -38,7 +38,7 @@ package enum RuntimeMessage: Equatable, Sendable {
     /// Whether the host opened the URL of request `id`.
     case openedURL(id: UInt32, opened: Bool)
     /// A time budget is about to run out: the extension is killed if it has not ended the request.
-    case timeWarning(phase: String)
+    case timeWarning(phase: TimeoutPhase)
     /// How far the host's side of load `id` has got: `completed` of `total` (the host sends millionths).
     case progress(id: UInt32, completed: Int64, total: Int64)
     /// The stream that answered load `id` has ended, after `bytes` bytes: at the source's end (`complete`),
@@ -68,11 +68,12 @@ package enum RuntimeMessage: Equatable, Sendable {
 package enum WireForm: UInt8, Sendable, Equatable {
     case data = 1, file, item, fileInPlace
 
-    var name: String {
+    /// How a load of this form is reported.
+    var loadForm: LoadForm {
         switch self {
-        case .data: "data"
-        case .file, .fileInPlace: "file"
-        case .item: "item"
+        case .data: .data
+        case .file, .fileInPlace: .file
+        case .item: .item
         }
     }
 }
@@ -224,7 +225,7 @@ extension RuntimeMessage {
         case .openedURL(let id, let opened):
             writer.u8(Kind.openedURL.rawValue); writer.u32(id); writer.u8(opened ? 1 : 0)
         case .timeWarning(let phase):
-            writer.u8(Kind.timeWarning.rawValue); writer.string(phase)
+            writer.u8(Kind.timeWarning.rawValue); writer.string(phase.rawValue)
         case .progress(let id, let completed, let total):
             writer.u8(Kind.progress.rawValue); writer.u32(id)
             writer.u64(UInt64(bitPattern: completed)); writer.u64(UInt64(bitPattern: total))
@@ -268,7 +269,10 @@ extension RuntimeMessage {
         case .request: message = .request(items: try reader.items())
         case .loaded: message = .loaded(id: try reader.u32(), try reader.result())
         case .openedURL: message = .openedURL(id: try reader.u32(), opened: try reader.flag())
-        case .timeWarning: message = .timeWarning(phase: try reader.string())
+        case .timeWarning:
+            let name = try reader.string()
+            guard let phase = TimeoutPhase(rawValue: name) else { throw ProtocolViolation("a time warning for \"\(name)\", which is no time budget") }
+            message = .timeWarning(phase: phase)
         case .progress:
             message = .progress(id: try reader.u32(), completed: Int64(bitPattern: try reader.u64()), total: Int64(bitPattern: try reader.u64()))
         case .streamEnded: message = .streamEnded(id: try reader.u32(), bytes: try reader.u64(), complete: try reader.flag())

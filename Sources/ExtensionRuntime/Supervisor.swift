@@ -44,8 +44,8 @@ final class Supervisor {
     /// When the footprint was last read, and how often the resident memory is (longer as the tree grows).
     private var measuredExactly: ContinuousClock.Instant
     private var memoryInterval = Supervisor.memoryInterval
-    /// The container's disk usage as last measured (on another thread), and when that began.
-    private let diskUsage = Locked<(bytes: Int, measuring: Bool)>((0, false))
+    /// Everything stored on disk for the extension, measured on another thread, and when that last began.
+    private let disk: DiskMeter
     private var diskMeasuredAt: ContinuousClock.Instant
     private var ready = false
     /// The extension's end of the current channel is closed.
@@ -64,13 +64,15 @@ final class Supervisor {
     private let baseline: Int
     /// The time after completion ran out with the process at work.
     private var afterCompletionExpired = false
+    /// Notification center calls not yet answered, in order.
+    private var centerCalls: [(id: UInt32, call: WireCenterCall)] = []
 
     /// How often the resident memory is read: at 500 MB/s an allocation grows 2.5 MB in that time.
     static let memoryInterval: Duration = .milliseconds(5)
     /// How often the footprint is read when the resident memory does not call for it: what only the footprint
     /// sees (dirty pages of shared file mappings, memory files nobody maps) is caught this late.
     static let footprintInterval: Duration = .milliseconds(50)
-    /// How often the container's disk usage is measured.
+    /// How often the disk used for the extension is measured.
     static let diskInterval: Duration = .milliseconds(250)
     /// Programs whose memory is not the extension's: Swift's crash reporter, which a crashing Swift program
     /// starts, as iOS reports crashes from outside the extension.
@@ -79,6 +81,8 @@ final class Supervisor {
     static let openedURLRecords = 1000
     /// The most alerts a run records.
     static let alertRecords = 100
+    /// The most notification center calls that wait for an earlier answer to be read.
+    static let waitingCenterCalls = 64
 
     init(bundle: ExtensionBundle, work: Work, limits: ExtensionLimits, baseline: Int = 0, environment extra: [String: String] = [:],
          appGroupContainers: URL?, cgroup: URL?, pidNamespace: Bool, openURL: (@Sendable (URL) -> Bool)?,
@@ -119,6 +123,9 @@ final class Supervisor {
         do {
             // The app groups' directory exists before the extension is confined to it.
             if let appGroupContainers { try FileSystem.createDirectories(appGroupContainers) }
+            // What the app groups hold now is not the extension's: measured before it can write.
+            disk = DiskMeter(walked: [container.url, container.store.url] + (appGroupContainers.map { [$0] } ?? []),
+                             hostStored: desk?.storedBytes ?? Locked(0))
         } catch {
             memoryCgroup?.remove()
             container.remove()
@@ -155,10 +162,11 @@ final class Supervisor {
             container.remove()
             throw ExtensionRuntimeError(.spawnFailed, bundle: path, "cannot start", underlying: error)
         }
-        let usage = diskUsage
+        let meter = disk
+        desk?.diskInUse = { meter.used }
         let limit = Int64(limits.disk)
         loads = LoadServer(providers: items.flatMap { $0.attachments ?? [] }, outbox: outbox, store: container.store.url, faults: faults,
-                           diskRoom: { limit - Int64(usage.withLock { $0.bytes }) })
+                           diskRoom: { limit - Int64(meter.used) })
     }
 
     /// Watches the extension until the request has its outcome and the tree has ended, then cleans up.
@@ -170,6 +178,7 @@ final class Supervisor {
             // First what the last messages called for (the request after `ready`, an answer), then the
             // measuring, which takes longer than anything the extension waits for should.
             var waiting = outbox.flush()
+            if !centerCalls.isEmpty { answerCenterCalls() }
             let now = clock.now
             if now - measured >= memoryInterval {
                 measured = now
@@ -281,24 +290,18 @@ final class Supervisor {
         }
     }
 
-    /// The container's disk usage, measured on a thread of its own every quarter second; over the budget, the
-    /// extension is ended.
+    /// The disk used for the extension, measured on a thread of the platform layer's every quarter second;
+    /// over the budget, or past what the meter counts, the extension is ended.
     private func checkDisk(_ now: ContinuousClock.Instant) {
-        let used = diskUsage.withLock { $0.bytes }
+        let used = disk.used
         if used > limits.disk && killedFor == nil {
             kill(for: .diskLimit(limit: limits.disk, used: used))
+        } else if disk.reachedLimit && killedFor == nil {
+            kill(for: .diskBeyondMeter(entries: DiskMeter.entryLimit, depth: DiskMeter.depthLimit))
         }
-        guard now - diskMeasuredAt >= Self.diskInterval, diskUsage.withLock({ usage in
-            defer { usage.measuring = true }
-            return !usage.measuring
-        }) else { return }
+        guard now - diskMeasuredAt >= Self.diskInterval else { return }
         diskMeasuredAt = now
-        let container = container
-        let usage = diskUsage
-        BlockingThreads.submit {
-            let bytes = container.usage()
-            usage.withLock { $0 = (bytes, false) }
-        }
+        disk.measure()
     }
 
     /// The budget running now, and when it ends.
@@ -318,7 +321,7 @@ final class Supervisor {
         } else {
             warned = (phase, now)
             if phase == .afterCompletion { afterCompletionExpired = true }
-            outbox.send(.timeWarning(phase: phase.rawValue))
+            outbox.send(.timeWarning(phase: phase))
         }
     }
 
@@ -415,33 +418,52 @@ final class Supervisor {
             measuredExactly = clock.now - Self.footprintInterval
             checkMemory()
             guard killedFor == nil else { return }
-            desk.delivered(index, content: content, files: files, expired: warned?.phase == .request, peak: requestPeak)
+            try desk.delivered(index, content: content, files: files, expired: warned?.phase == .request, peak: requestPeak)
             guard let next = desk.next() else { return end(with: .completed([])) }
             outbox.send(next)
             requestedAt = clock.now
             warned = nil
             requestPeak = 0
         case .center(let id, let call):
-            guard ready, let desk else { throw ProtocolViolation(ready ? "a notification center call from an extension sent no notification" : "a notification center call before ready") }
-            if let answer = desk.center(call) { outbox.send(.centerAnswer(id: id, answer: answer)) }
+            guard ready, desk != nil else { throw ProtocolViolation(ready ? "a notification center call from an extension sent no notification" : "a notification center call before ready") }
+            // Answered in turn, the next once the last answer has left the outbox: an extension that calls
+            // and never reads holds one answer of the host's, and a few calls, never more.
+            guard centerCalls.count < Self.waitingCenterCalls else {
+                throw ProtocolViolation("more than \(Self.waitingCenterCalls) notification center calls waiting while the extension read none of the answers")
+            }
+            centerCalls.append((id, call))
+            answerCenterCalls()
         case .request, .loaded, .openedURL, .timeWarning, .progress, .streamEnded, .ended, .notification, .centerAnswer:
             throw ProtocolViolation("a host's message (\(message.kindName)) from the extension")
         }
     }
 
-    /// Ends the request with the extension's outcome, after reading its footprint as it ends it: an extension
-    /// that ends its request between two readings is not reported at the first reading's size, and one over its
-    /// limit by then is over it, as a device would have found it before it could end the request. Then the
+    /// Ends the request with the extension's outcome, after reading its footprint and its disk use as it ends
+    /// it: an extension that ends its request between two readings is not reported at the first reading's size,
+    /// and one over a limit by then is over it, as a device would have found it before it could end the request. Then the
     /// extension is told, which lets the process end once its work after completion is done; the time after
     /// completion starts, after which the host, as iOS, ends it.
     private func end(with outcome: ExtensionOutcome) {
         measuredExactly = clock.now - Self.footprintInterval
         checkMemory()
+        // The disk too, now: what it wrote since the last measurement counts before the request can end.
+        disk.measureNow()
+        checkDisk(clock.now)
         guard killedFor == nil else { return }
         self.outcome = outcome
         endedAt = clock.now
         warned = nil
         outbox.send(.ended)
+    }
+
+    /// Answers the waiting notification center calls in turn while no answer waits in the outbox (calls that
+    /// want none are handled at once).
+    private func answerCenterCalls() {
+        guard let desk else { return }
+        while let (id, call) = centerCalls.first, !outbox.holdsCenterAnswer {
+            centerCalls.removeFirst()
+            if let answer = desk.center(call) { outbox.send(.centerAnswer(id: id, answer: answer)) }
+        }
     }
 
     private lazy var loadsCount: Int = {

@@ -16,16 +16,38 @@ public struct SharedContent: Sendable {
     }
 }
 
+/// What a person shares from a host app, as a host profile declares it: what part of a default share (a
+/// test's photo, page, note) the profile is given, so that each host shares what it shares in life.
+public enum SharedKind: String, Sendable, CaseIterable, Codable {
+    /// A photo or video from the photo library, as a camera made it (full size).
+    case libraryPhoto = "library-photo"
+    /// An image: a picture in a conversation, a screenshot, an image on a page.
+    case image
+    /// A document file.
+    case document
+    /// A web page's address.
+    case webPage = "web-page"
+    /// Text: a note, a selection.
+    case text
+    /// The title of what is shared (a page's, a note's).
+    case title
+    /// A Live Photo bundle: a directory holding the still and the video.
+    case livePhotoBundle = "live-photo-bundle"
+}
+
 /// How one real host app fills `NSExtensionItem`s, as a function of what is shared.
 ///
 /// Each profile reproduces a public report (`report`) and names the trap it sets for an extension
-/// (`trap`); `share(_:)` builds the fixture, `ShareFixture.makeItems` the items.
+/// (`trap`); `share(_:)` builds the fixture, `ShareFixture.makeItems` the items. Profiles are equal when their
+/// names are, and code as their names.
 public struct HostProfile: Sendable {
     /// The short lowercase name the CLI takes (`--host photos`).
     public let name: String
     /// The host app.
     public let host: String
-    /// What it sends.
+    /// What it shares, as kinds: the part of a default share it is given.
+    public let shares: Set<SharedKind>
+    /// What it sends, in words.
     public let sends: String
     /// What goes wrong in an extension that does not expect it.
     public let trap: String
@@ -48,6 +70,35 @@ public struct HostProfile: Sendable {
     /// The profile with this name.
     public static func named(_ name: String) -> HostProfile? {
         all.first { $0.name == name.lowercased() }
+    }
+}
+
+extension HostProfile: CaseIterable, Hashable, Codable, CustomStringConvertible {
+    /// Every built-in profile (`all`), so that a Swift Testing test takes them as arguments.
+    public static var allCases: [HostProfile] { all }
+
+    public static func == (a: HostProfile, b: HostProfile) -> Bool { a.name == b.name }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+
+    /// Its name.
+    public var description: String { name }
+
+    /// Reads a profile's name.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` naming the profiles when no profile has the name.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let name = try container.decode(String.self)
+        guard let profile = Self.named(name) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "no host profile is named '\(name)' (they are \(Self.all.map(\.name).joined(separator: ", ")))")
+        }
+        self = profile
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
     }
 }
 

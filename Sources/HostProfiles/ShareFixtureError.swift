@@ -25,7 +25,7 @@ public struct ShareFixtureError: Error, Sendable, Equatable, CustomStringConvert
     public var code: Code
     /// The fixture file, when the fixture came from one.
     public var file: String?
-    /// The JSON path of the problem; `$` for the whole document.
+    /// The JSON path of the problem; `$` for the whole document; empty for a problem of a shared file itself.
     public var path: String
     public var message: String
 
@@ -37,7 +37,7 @@ public struct ShareFixtureError: Error, Sendable, Equatable, CustomStringConvert
     }
 
     public var description: String {
-        (file.map { "\($0): " } ?? "") + "\(path): \(message)"
+        ([file, path.isEmpty ? nil : path].compactMap { $0 } + [message]).joined(separator: ": ")
     }
 
     /// The error for a decoding failure, its coding path as a JSON path.

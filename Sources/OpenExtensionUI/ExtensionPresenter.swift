@@ -5,7 +5,7 @@ public import OpenItemProvider
 /// extension shows. One word, the same everywhere (`sharing run --user`, `ExtensionHost.user`, the matrix).
 ///
 /// An OpenSharing addition: on a device, a person taps.
-public enum ExtensionUser: String, Sendable, CaseIterable {
+public enum ExtensionUser: String, Sendable, CaseIterable, Codable {
     /// Taps Post once the content is valid (after the sheet's presentation animation), and an alert's
     /// preferred action (else its first default one).
     case post

@@ -40,7 +40,9 @@ package enum FileCopier {
         return try copy(from: input, to: destination, durable: durable, forceBuffered: forceBuffered, progress: progress)
     }
 
-    /// Copies an open regular file, from its current offset, to a new file at `destination`.
+    /// Copies an open regular file, from its start, to a new file at `destination`, reading at offsets of its
+    /// own: the descriptor's offset, which another holder of it (the process that passed it) may share and move,
+    /// is neither used nor moved.
     ///
     /// A source written to while it is copied is refused (`.changed`), the copy removed: its size or its
     /// modification time differs after the copy from before. Not its change time: renaming, linking or
@@ -66,7 +68,7 @@ package enum FileCopier {
     /// Copies a stream (the reading end of a pipe) to its end into a new file at `destination`; the bytes.
     package static func copyStream(from input: OpenFile, to destination: URL) throws(SystemError) -> Int64 {
         try write(destination, durable: false) { output throws(SystemError) in
-            try copyBytes(from: input, to: output, forceBuffered: true, writingBehind: false, progress: { _ in true })
+            try copyBytes(from: input, to: output, forceBuffered: true, writingBehind: false, isStream: true, progress: { _ in true })
         }.bytes
     }
 
@@ -86,10 +88,13 @@ package enum FileCopier {
     /// - Parameter writingBehind: start writing each chunk to the device as soon as it is copied, so that the
     ///   flush at the end finds little left to do: the disk works while the next chunks are copied, where
     ///   otherwise it would start only as the kernel's own writeback or the flush got to it.
+    /// - Parameter isStream: the input is a pipe, read from where it is; a file is read at offsets of the copy's
+    ///   own, from its start.
     private static func copyBytes(
-        from input: OpenFile, to output: OpenFile, forceBuffered: Bool, writingBehind: Bool, progress: (Int64) -> Bool
+        from input: OpenFile, to output: OpenFile, forceBuffered: Bool, writingBehind: Bool, isStream: Bool = false, progress: (Int64) -> Bool
     ) throws(SystemError) -> Result {
         var total: Int64 = 0
+        var offset: Int64 = 0
         func written(_ count: Int) throws(SystemError) {
             if writingBehind { csharing_start_writeback(output.descriptor, off_t(total), off_t(count)) }
             total += Int64(count)
@@ -98,7 +103,7 @@ package enum FileCopier {
         if !forceBuffered {
             for method in KernelCopy.methods {
                 while true {
-                    let moved = method.move(from: input.descriptor, to: output.descriptor, count: chunkSize)
+                    let moved = method.move(from: input.descriptor, at: &offset, to: output.descriptor, count: chunkSize)
                     switch moved {
                     case .moved(let count):
                         try written(count)
@@ -119,8 +124,9 @@ package enum FileCopier {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let count = try input.read(into: buffer)
+            let count = isStream ? try input.read(into: buffer) : try input.read(into: buffer, at: offset)
             if count == 0 { return Result(bytes: total, method: .readWrite) }
+            offset += Int64(count)
             try output.write(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             try written(count)
         }

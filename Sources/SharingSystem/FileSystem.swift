@@ -91,11 +91,13 @@ package enum FileSystem {
         try removeEntry(Array(name.utf8CString), in: parent, path: url.path)
     }
 
-    /// A directory on the way down: its name in its parent, and the parent's identity, to check the climb back.
+    /// A directory on the way down: its name in its parent, the parent's identity (to check the climb back),
+    /// and the entries of it read but not yet removed.
     private struct Level {
         /// Its name as the file system has it, bytes and a terminating zero.
         var name: [CChar]
         var parent: (device: UInt64, inode: UInt64)
+        var pending: [[CChar]] = []
     }
 
     private static func identity(_ descriptor: CInt) -> (device: UInt64, inode: UInt64)? {
@@ -104,7 +106,14 @@ package enum FileSystem {
         return (UInt64(status.st_dev), UInt64(status.st_ino))
     }
 
+    /// How many of a directory's names are read at a time while it is emptied.
+    static let removalBatch = 65_536
+
     /// Removes the entry `name` of the directory `directory`, a whole tree when it is a directory.
+    ///
+    /// Each directory is read once through, a batch of names at a time, and each name removed as it comes
+    /// (a directory's from below first): linear in the tree's size. When a batch is done the directory is read
+    /// again, to find what was added meanwhile; an empty read ends it.
     private static func removeEntry(_ name: [CChar], in directory: CInt, path: String) throws(SystemError) {
         var status = stat()
         if fstatat(directory, name, &status, AT_SYMLINK_NOFOLLOW) != 0 {
@@ -125,31 +134,35 @@ package enum FileSystem {
         }
         var levels = [Level(name: name, parent: top)]
         defer { if current >= 0 { Syscall.closeDescriptor(current) } }
-        while let level = levels.last {
-            if let child = firstEntry(of: current) {
+        while !levels.isEmpty {
+            if levels[levels.count - 1].pending.isEmpty { levels[levels.count - 1].pending = names(in: current, limit: removalBatch).reversed() }
+            if let child = levels[levels.count - 1].pending.popLast() {
                 var childStatus = stat()
                 if fstatat(current, child, &childStatus, AT_SYMLINK_NOFOLLOW) != 0 {
                     if errno == ENOENT { continue }
                     throw SystemError(.remove, .system(.last), path: path)
                 }
-                if (childStatus.st_mode & S_IFMT) == S_IFDIR {
-                    let below = openat(current, child, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-                    if below < 0 {
-                        if errno == ELOOP || errno == ENOTDIR { try removeName(child, in: current, path: path, directory: false); continue }
-                        if errno == ENOENT { continue }
-                        throw SystemError(.remove, .system(.last), path: path)
-                    }
-                    guard let here = identity(current) else { throw SystemError(.remove, .system(.last), path: path) }
-                    Syscall.closeDescriptor(current)
-                    current = below
-                    levels.append(Level(name: child, parent: here))
-                } else {
+                guard (childStatus.st_mode & S_IFMT) == S_IFDIR else {
                     try removeName(child, in: current, path: path, directory: false)
+                    continue
                 }
+                let below = openat(current, child, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                if below < 0 {
+                    if errno == ELOOP || errno == ENOTDIR { try removeName(child, in: current, path: path, directory: false); continue }
+                    if errno == ENOENT { continue }
+                    throw SystemError(.remove, .system(.last), path: path)
+                }
+                guard let here = identity(current) else {
+                    Syscall.closeDescriptor(below)
+                    throw SystemError(.remove, .system(.last), path: path)
+                }
+                Syscall.closeDescriptor(current)
+                current = below
+                levels.append(Level(name: child, parent: here))
                 continue
             }
             // Empty: climb to the parent it was opened from, and remove it there.
-            levels.removeLast()
+            let level = levels.removeLast()
             let up: CInt
             if levels.isEmpty {
                 up = fcntl(directory, F_DUPFD_CLOEXEC, 0)
@@ -173,7 +186,6 @@ package enum FileSystem {
                 current = again
                 levels.append(Level(name: level.name, parent: here))
             }
-            if levels.isEmpty { break }
         }
     }
 
@@ -183,53 +195,90 @@ package enum FileSystem {
         throw SystemError(.remove, .system(.last), path: path + "/" + String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
-    /// The first entry of a directory other than `.` and `..`, or `nil` when it is empty.
-    private static func firstEntry(of directory: CInt) -> [CChar]? {
+    /// Up to `limit` entries of a directory but `.` and `..`, read from its start, each as bytes and a
+    /// terminating zero.
+    private static func names(in directory: CInt, limit: Int) -> [[CChar]] {
         let copy = fcntl(directory, F_DUPFD_CLOEXEC, 0)
         guard copy >= 0, let stream = fdopendir(copy) else {
             if copy >= 0 { Syscall.closeDescriptor(copy) }
-            return nil
+            return []
         }
         defer { closedir(stream) }
         rewinddir(stream)
-        while let entry = readdir(stream) {
+        var names: [[CChar]] = []
+        while names.count < limit, let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in bytes.prefix { $0 != 0 }.map { CChar(bitPattern: $0) } }
-            if name != [46] && name != [46, 46] { return name + [0] }
+            if name != [46] && name != [46, 46] { names.append(name + [0]) }
         }
-        return nil
+        return names
     }
 
-    /// The bytes a tree's files take on disk (allocated blocks), walked beneath its directory's descriptor by
-    /// one name at a time, never following a link; at most `entryLimit` entries are counted.
-    package static func diskUsage(of url: URL, entryLimit: Int) -> Int {
-        let path = url.path
-        let root = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard root >= 0 else { return 0 }
-        var pending = [root]
-        var total = 0
-        var seen = 0
-        while let directory = pending.popLast() {
-            defer { Syscall.closeDescriptor(directory) }
-            let copy = fcntl(directory, F_DUPFD_CLOEXEC, 0)
-            guard copy >= 0, let stream = fdopendir(copy) else {
-                if copy >= 0 { Syscall.closeDescriptor(copy) }
-                continue
-            }
-            while seen < entryLimit, let entry = readdir(stream) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in bytes.prefix { $0 != 0 }.map { CChar(bitPattern: $0) } } + [0]
-                if name == [46, 0] || name == [46, 46, 0] { continue }
-                seen += 1
+    /// What a tree's files take on disk, as far as it was walked.
+    package struct DiskUsage: Sendable, Equatable {
+        /// The allocated blocks of every entry walked, in bytes.
+        package var bytes: Int
+        /// The walk stopped at a limit (more entries than `entryLimit`, deeper than `depthLimit`): there is more
+        /// than `bytes`.
+        package var reachedLimit: Bool
+    }
+
+    /// The bytes a tree's entries take on disk (allocated blocks), walked beneath its directory's descriptor by
+    /// one name at a time, never following a link: at most `entryLimit` entries, at most `depthLimit`
+    /// directories deep. Reaching either limit is said (`reachedLimit`), never hidden.
+    package static func diskUsage(of url: URL, entryLimit: Int, depthLimit: Int = 256) -> DiskUsage {
+        var usage = DiskUsage(bytes: 0, reachedLimit: false)
+        usage.reachedLimit = !walk(url, entryLimit: entryLimit, depthLimit: depthLimit) { _, status in
+            usage.bytes += Int(status.st_blocks) * 512
+        }
+        return usage
+    }
+
+    /// The regular files beneath a directory, as paths relative to it in byte order (of the first `entryLimit`
+    /// entries walked), walked as `diskUsage` walks, never following a link.
+    package static func regularFiles(beneath url: URL, entryLimit: Int) -> [String] {
+        var found: [String] = []
+        walk(url, entryLimit: entryLimit, depthLimit: 64) { path, status in
+            if (status.st_mode & S_IFMT) == S_IFREG { found.append(path) }
+        }
+        return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// Visits the entries beneath `url` (not following links), depth first, each with its path relative to
+    /// `url` and its status: at most `entryLimit`, at most `depthLimit` directories deep. Each directory's
+    /// names are read once, its stream closed before going deeper: one descriptor held per level. Whether the
+    /// walk was whole (no limit reached).
+    @discardableResult
+    private static func walk(_ url: URL, entryLimit: Int, depthLimit: Int, visit: (String, stat) -> Void) -> Bool {
+        let root = open(url.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard root >= 0 else { return true }
+        defer { Syscall.closeDescriptor(root) }
+        var remaining = entryLimit
+        var whole = true
+        func enter(_ directory: CInt, _ prefix: String, depth: Int) {
+            let batch = names(in: directory, limit: remaining + 1)
+            for name in batch {
+                guard remaining > 0 else {
+                    whole = false
+                    return
+                }
+                remaining -= 1
                 var status = stat()
                 guard fstatat(directory, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
-                total += Int(status.st_blocks) * 512
-                if (status.st_mode & S_IFMT) == S_IFDIR, pending.count < 256 {
-                    let below = openat(directory, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-                    if below >= 0 { pending.append(below) }
+                let path = prefix + String(decoding: name.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                visit(path, status)
+                guard (status.st_mode & S_IFMT) == S_IFDIR else { continue }
+                guard depth < depthLimit else {
+                    whole = false
+                    continue
                 }
+                let below = openat(directory, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                guard below >= 0 else { continue }
+                enter(below, path + "/", depth: depth + 1)
+                Syscall.closeDescriptor(below)
             }
-            closedir(stream)
         }
-        return total
+        enter(root, "", depth: 1)
+        return whole
     }
 
     /// Sets a path's modification time to now.

@@ -8,7 +8,7 @@ struct KernelCopy: Sendable {
 
     static let methods: [KernelCopy] = []
 
-    func move(from input: CInt, to output: CInt, count: Int) -> KernelCopyOutcome {
+    func move(from input: CInt, at offset: inout Int64, to output: CInt, count: Int) -> KernelCopyOutcome {
         .unsupported(.noFunction)
     }
 }

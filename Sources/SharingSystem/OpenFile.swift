@@ -46,11 +46,19 @@ package final class OpenFile: Sendable {
         return file
     }
 
-    /// The same file opened anew for reading, through `/proc/self/fd`: a description of its own, so that
-    /// reading it moves no offset another holder of this descriptor shares.
-    package func reopened() throws(SystemError) -> OpenFile {
-        let link = "/proc/self/fd/\(descriptor)"
-        return OpenFile(descriptor: try Syscall.retrying(.open, path) { open(link, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }, path: path)
+    /// How a descriptor this process was given may be used: for reading, or only for writing, or not at all
+    /// (`O_PATH`, which names a file without granting access to its bytes).
+    package enum Access: Sendable, Equatable {
+        case readable, writeOnly, pathOnly
+    }
+
+    /// How the descriptor was opened: what it grants, not what the file's permissions would.
+    package var access: Access {
+        switch csharing_descriptor_access(descriptor) {
+        case 0: .readable
+        case 1: .writeOnly
+        default: .pathOnly
+        }
     }
 
     /// Creates a new file for writing; fails with `.fileExists` when something is there.

@@ -346,7 +346,7 @@ package func signalName(_ signal: Int32) -> String {
 }
 
 /// `strings` as a NULL-terminated array of C strings, for the duration of `body`.
-private func withCStrings<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> Result) -> Result {
+func withCStrings<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> Result) -> Result {
     let pointers = strings.map { strdup($0) } + [nil]
     defer { pointers.forEach { free($0) } }
     return pointers.withUnsafeBufferPointer { buffer in body(buffer.baseAddress!) }

@@ -7,6 +7,7 @@ import Darwin
 #endif
 import CSharingSystem
 import Foundation
+import PackageSupport
 
 /// This process and others, by identifier.
 package enum Processes {
@@ -23,6 +24,15 @@ package enum Processes {
     /// against other changes to the environment, as `setenv(3)` is not.
     package static func setEnvironment(_ name: String, to value: String) {
         setenv(name, value, 1)
+    }
+
+    /// Kills this process with SIGKILL once `delay` has passed, as a host app is killed mid-share: nothing of it
+    /// runs after, no handler, no flush.
+    package static func killThisProcess(after delay: Duration) {
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: delay.inSeconds)
+            kill(getpid(), SIGKILL)
+        }
     }
 
     /// Whether a process with this identifier exists (it may belong to another user).
@@ -75,6 +85,16 @@ package enum Processes {
         defer { Syscall.closeDescriptor(descriptor) }
         if !isStillIt(process) { return }
         _ = csharing_pidfd_send_signal(descriptor, SIGKILL)
+    }
+}
+
+/// The machine this process runs on, as reports describe it.
+package enum Machine {
+    /// The processor's model name (`/proc/cpuinfo`'s first `model name`), or "unknown".
+    package static var processorModel: String {
+        guard let data = try? OpenFile.reading(URL(fileURLWithPath: "/proc/cpuinfo"), regularOnly: false).readAll(limit: 1 << 20) else { return "unknown" }
+        let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("model name") }
+        return line.flatMap { $0.split(separator: ":", maxSplits: 1).last }.map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown"
     }
 }
 

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import PropertyLists
+import SharingSystem
 
 /// `sharing bundle`: an extension bundle (`Name.appex`) from a built program, the Info.plist Xcode projects
 /// have (its build-setting variables expanded, the keys Xcode generates filled in) and resources. The `appex`
@@ -105,11 +107,18 @@ enum BuildSettings {
     static func expandedInfoPlist(at url: URL, values: [String: String]) throws -> [String: Any] {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try OpenFile.reading(url).readAll(limit: 16 << 20)
         } catch {
-            throw BadInput("--info-plist \(url.path): \((error as NSError).localizedDescription)")
+            throw BadInput("--info-plist \(url.path): \(error)")
         }
-        guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
+        // Read as every plist the project reads: bounded in depth, size and count, whatever the bytes are.
+        let node: PropertyListNode
+        do {
+            node = try PropertyList.read(data)
+        } catch {
+            throw BadInput("--info-plist \(url.path): \(error)")
+        }
+        guard let plist = node.foundationValue as? [String: Any] else {
             throw BadInput("--info-plist \(url.path): not a property list whose top is a dictionary")
         }
         guard var expanded = try expand(plist, values: values, at: "") as? [String: Any] else { return [:] }

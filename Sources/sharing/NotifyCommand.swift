@@ -3,7 +3,7 @@ import ArgumentParser
 import ConformanceMatrix
 import ExtensionRuntime
 import Foundation
-import SharingShim
+import PackageSupport
 
 /// `sharing notify`: push payloads through a notification service extension, as iOS delivers them.
 struct NotifyCommand: AsyncParsableCommand {
@@ -48,159 +48,88 @@ struct NotifyCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A fault to inject: memory-limit(mb=24), time-limit(s=5), host-killed(after=500ms) (a notification service loads nothing from its host, so the load faults do not apply). Repeatable.", valueName: "spec"))
     var fault: [String] = []
 
-    @Flag(help: "Print JSON: an array with one object per payload.")
+    @Flag(help: "Print JSON: the cell run, and an object per payload.")
     var json = false
 
     func validate() throws {
+        _ = try cell()
+    }
+
+    /// The cell the options name, checked.
+    func cell() throws(ValidationError) -> MatrixCell {
         if payloads.isEmpty { throw ValidationError("Give at least one --payload FILE.") }
-        if let device, DeviceClass.named(device) == nil {
-            throw ValidationError("--device \(device) is not a device known here (\(DeviceClass.all.map(\.name).joined(separator: ", "))).")
-        }
-        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds.") }
-        if let memoryLimit, memoryLimit.bytes < 1 << 20 { throw ValidationError("--memory-limit must be at least 1MB.") }
+        var faults: [Fault] = []
         for spec in fault {
             let parsed: Fault
             do { parsed = try Fault(parsing: spec) } catch { throw ValidationError("--fault: \(error)") }
             guard parsed.appliesToNotifications else {
                 throw ValidationError("--fault \(spec): a fault of a share's loads; a notification service loads nothing from its host.")
             }
+            faults.append(parsed)
         }
+        let cell = MatrixCell(bundle: bundle, payloads: payloads, dataStore: dataStore, allowsFiltering: allowFiltering,
+                              device: try DeviceOption.device(device), faults: faults, memoryLimit: memoryLimit?.bytes, timeout: timeout,
+                              appGroup: appGroup)
+        do {
+            try cell.validate()
+        } catch {
+            throw ValidationError(RunCommand.message(for: error) + ".")
+        }
+        return cell
     }
 
     func run() async throws {
-        let extensionBundle: ExtensionBundle
+        let cell = try cell()
+        HostKill.arrange(for: cell)
+        let report: NotificationRunReport
         do {
-            extensionBundle = try ExtensionBundle(url: URL(fileURLWithPath: bundle, isDirectory: true))
+            report = try await cell.runNotifications()
         } catch {
-            throw BadInput("\(error)")
+            throw BadInput(RunCommand.message(for: error))
         }
-        let point = DeviceClass.notificationService
-        guard extensionBundle.extensionPointIdentifier == point else {
-            throw BadInput("\(bundle) is a \(extensionBundle.extensionPointIdentifier) extension, not a notification service (\(point))")
-        }
-        let pushes = try payloads.map { path in
-            let data: Data
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: path))
-            } catch {
-                throw BadInput("--payload \(path): cannot read it: \((error as NSError).localizedDescription)")
-            }
-            do {
-                return try PushPayload(json: data, name: path)
-            } catch {
-                throw BadInput("--payload \(error)")
-            }
-        }
-        let store = try Self.directory(dataStore, option: "--data-store") ?? FileManager.default.temporaryDirectory
-            .appendingPathComponent("opensharing-data-store-\(UUID().uuidString)")
-        let groups = try Self.directory(appGroup, option: "--app-group")
-        let played = device.flatMap(DeviceClass.named)
-        var limits = ExtensionLimits.defaults(forExtensionPoint: point, device: played)
-        if let memoryLimit { limits.memory = memoryLimit.bytes }
-        if let timeout { limits.request = .milliseconds(Int(timeout * 1000)) }
-        let faults = fault.compactMap { try? Fault(parsing: $0) }
-        var unused = HostFaults()
-        for fault in faults { fault.apply(to: &limits, &unused) }
-        RunCommand.killHost(for: faults)
-        let host = ExtensionHost(limits: limits, device: played, appGroupContainers: groups)
-        let runs: NotificationRuns
-        do {
-            runs = try await host.deliver(pushes, to: extensionBundle, dataStore: store, allowsFiltering: allowFiltering)
-        } catch {
-            throw BadInput("\(error)")
-        }
-        let reports = runs.deliveries.map { Report($0, processes: runs.processes) }
         if json {
-            try Output.json(reports)
+            try Output.json(report)
         } else {
-            for (number, report) in reports.enumerated() { report.print(number: number + 1, limit: limits.memory) }
-            Output.line("attachments in: \(store.path)")
+            for (number, notification) in report.notifications.enumerated() { notification.print(number: number + 1, limit: report.memoryLimit) }
+            Output.line("attachments in: \(report.dataStore)")
         }
-        if runs.deliveries.contains(where: \.isFault) { throw ExitCode.failure }
+        if report.hasFault { throw ExitCode.failure }
     }
+}
 
-    /// The directory `path` names, made if missing; `nil` when none was given.
-    static func directory(_ path: String?, option: String) throws -> URL? {
-        guard let path else { return nil }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw BadInput("\(option) \(path): not a directory") }
-        } else {
-            do {
-                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            } catch {
-                throw BadInput("\(option) \(path): cannot make the directory: \((error as NSError).localizedDescription)")
+extension NotificationReport {
+    /// The notification for a person: every text from the payload or the extension escaped for the terminal.
+    func print(number: Int, limit: Int) {
+        let shown = { (text: String) in Escaped.terminal(text) }
+        let whose = switch delivered {
+        case .modified: expired ? "the extension's, given from serviceExtensionTimeWillExpire()" : "the extension's"
+        case .suppressed: "suppressed"
+        case .original: "the original"
+        }
+        Output.line("notification \(number) (\(shown(payload))): \(whose)\(status.map { ", \($0.rawValue)" } ?? "")\(reason.map { ": \(shown($0))" } ?? "")")
+        if delivered != .suppressed {
+            for (label, value) in [("title", content.title), ("subtitle", content.subtitle), ("body", content.body)] where !value.isEmpty {
+                Output.line("  \(label): \(shown(value))")
+            }
+            var details: [String] = []
+            if let badge = content.badge { details.append("badge \(badge)") }
+            if let sound = content.sound { details.append("sound \(shown(sound))") }
+            if !content.threadIdentifier.isEmpty { details.append("thread \(shown(content.threadIdentifier))") }
+            if !content.categoryIdentifier.isEmpty { details.append("category \(shown(content.categoryIdentifier))") }
+            details.append("interruption level \(content.interruptionLevel)")
+            Output.line("  " + details.joined(separator: ", "))
+            for attachment in content.attachments {
+                Output.line("  attachment \(shown(attachment.identifier)): \(shown(attachment.type)), \(ByteCount(bytes: attachment.size)), at \(shown(attachment.url.path))")
             }
         }
-        return URL(fileURLWithPath: path, isDirectory: true)
-    }
-
-    /// One notification as printed, and as `--json` gives it (and the matrix reads it back).
-    struct Report: Codable {
-        struct Rejected: Codable {
-            var identifier: String
-            var code: Int
-            var message: String
+        for rejected in rejectedAttachments {
+            Output.line("  attachment \(shown(rejected.identifier)) dropped: UNErrorDomain \(rejected.code): \(shown(rejected.message))")
         }
-        var payload: String
-        var identifier: String
-        /// `modified`, `original` or `suppressed`.
-        var delivered: String
-        var status: String?
-        var reason: String?
-        var expired: Bool
-        var content: ShownContent
-        var rejectedAttachments: [Rejected]
-        var handlerCalls: Int
-        var peakFootprint: Int
-        /// The extension's last words, when it failed.
-        var log: [String]?
-
-        init(_ delivery: NotificationDelivery, processes: [ExtensionRun]) {
-            payload = delivery.payload
-            identifier = delivery.identifier
-            delivered = delivery.shown.rawValue
-            status = delivery.status?.rawValue
-            reason = delivery.reason
-            expired = delivery.expired
-            content = delivery.content
-            rejectedAttachments = delivery.rejectedAttachments.map { Rejected(identifier: $0.identifier, code: $0.code.rawValue, message: $0.message) }
-            handlerCalls = delivery.handlerCalls
-            peakFootprint = delivery.peakFootprint
-            if delivery.isFault, let process = delivery.process { log = processes[process].lastWords() }
-        }
-
-        func print(number: Int, limit: Int) {
-            let whose = switch delivered {
-            case "modified": expired ? "the extension's, given from serviceExtensionTimeWillExpire()" : "the extension's"
-            case "suppressed": "suppressed"
-            default: "the original"
-            }
-            Output.line("notification \(number) (\(payload)): \(whose)\(status.map { ", \($0)" } ?? "")\(reason.map { ": \($0)" } ?? "")")
-            if delivered != "suppressed" {
-                for (label, value) in [("title", content.title), ("subtitle", content.subtitle), ("body", content.body)] where !value.isEmpty {
-                    Output.line("  \(label): \(value)")
-                }
-                var details: [String] = []
-                if let badge = content.badge { details.append("badge \(badge)") }
-                if let sound = content.sound { details.append("sound \(sound)") }
-                if !content.threadIdentifier.isEmpty { details.append("thread \(content.threadIdentifier)") }
-                if !content.categoryIdentifier.isEmpty { details.append("category \(content.categoryIdentifier)") }
-                details.append("interruption level \(content.interruptionLevel)")
-                Output.line("  " + details.joined(separator: ", "))
-                for attachment in content.attachments {
-                    Output.line("  attachment \(attachment.identifier): \(attachment.type), \(ByteCount(bytes: attachment.size)), at \(attachment.url.path)")
-                }
-            }
-            for rejected in rejectedAttachments {
-                Output.line("  attachment \(rejected.identifier) dropped: UNErrorDomain \(rejected.code): \(rejected.message)")
-            }
-            if handlerCalls > 1 { Output.line("  the content handler was called \(handlerCalls) times; only the first counts") }
-            if status != nil { Output.line("  peak memory: \(ByteCount(bytes: peakFootprint)) (limit \(ByteCount(bytes: limit)))") }
-            if let log {
-                Output.line(log.isEmpty ? "  its log: (empty)" : "  its log, last words:")
-                for line in log { Output.line("    \(line)") }
-            }
+        if handlerCalls > 1 { Output.line("  the content handler was called \(handlerCalls) times; only the first counts") }
+        if status != nil { Output.line("  peak memory: \(ByteCount(bytes: peakFootprint)) (limit \(ByteCount(bytes: limit)))") }
+        if let log {
+            Output.line(log.isEmpty ? "  its log: (empty)" : "  its log, last words:")
+            for line in log { Output.line("    \(shown(line))") }
         }
     }
 }

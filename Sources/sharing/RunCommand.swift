@@ -4,9 +4,10 @@ import ConformanceMatrix
 import ExtensionManifest
 import ExtensionRuntime
 import Foundation
-import OpenItemProvider
+import HostProfiles
+import OpenExtensionUI
 import PackageSupport
-import SharingShim
+import SharingSystem
 
 /// `sharing run`: one request to an extension, as its own process, under limits.
 struct RunCommand: AsyncParsableCommand {
@@ -64,74 +65,42 @@ struct RunCommand: AsyncParsableCommand {
 
     func validate() throws {
         if listDevices { return }
-        guard bundle != nil else { throw ValidationError("Give the extension bundle (Name.appex).") }
-        if ExtensionUser(rawValue: user) == nil { throw ValidationError("--user takes post, cancel or none, not \(user).") }
-        if let device, DeviceClass.named(device) == nil {
-            throw ValidationError("--device \(device) is not a device known here; --list-devices prints them (\(DeviceClass.all.map(\.name).joined(separator: ", "))).")
-        }
-        if !source.isGiven && source.files.isEmpty && source.urls.isEmpty && source.texts.isEmpty {
-            throw ValidationError("Give the share: --share FIXTURE, or --host NAME with --file, --url, --text, or those alone.")
-        }
-        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds.") }
-        if let memoryLimit, memoryLimit.bytes < 1 << 20 { throw ValidationError("--memory-limit must be at least 1MB.") }
-        if let diskLimit, diskLimit.bytes < 1 << 20 { throw ValidationError("--disk-limit must be at least 1MB.") }
-        for spec in fault {
-            do { _ = try Fault(parsing: spec) } catch { throw ValidationError("--fault: \(error)") }
-        }
+        _ = try cell()
     }
 
-    /// The faults, read (`validate()` checked them).
-    private var faults: [Fault] { fault.compactMap { try? Fault(parsing: $0) } }
+    /// The cell the options name, checked.
+    func cell() throws(ValidationError) -> MatrixCell {
+        guard let bundle else { throw ValidationError("Give the extension bundle (Name.appex).") }
+        guard let user = ExtensionUser(rawValue: user) else { throw ValidationError("--user takes post, cancel or none, not \(user).") }
+        let played = try DeviceOption.device(device)
+        var faults: [Fault] = []
+        for spec in fault {
+            do { faults.append(try Fault(parsing: spec)) } catch { throw ValidationError("--fault: \(error)") }
+        }
+        if let hostName = source.hostName, HostProfile.named(hostName) == nil {
+            throw ValidationError("Unknown host '\(hostName)'. Hosts: \(HostProfile.all.map(\.name).joined(separator: ", ")).")
+        }
+        let cell = MatrixCell(bundle: bundle, host: source.hostName.flatMap(HostProfile.named), fixture: source.fixturePath,
+                              content: CellContent(files: source.files, urls: source.urls, texts: source.texts, title: source.title),
+                              device: played, user: user, faults: faults, memoryLimit: memoryLimit?.bytes, diskLimit: diskLimit?.bytes,
+                              timeout: timeout, appGroup: appGroup, ignoresActivation: ignoreActivation)
+        do {
+            try cell.validate()
+        } catch {
+            throw ValidationError(Self.message(for: error) + ".")
+        }
+        return cell
+    }
 
     func run() async throws {
-        if listDevices { return Self.printDevices() }
-        guard let bundle else { return }
-        let extensionBundle: ExtensionBundle
-        do {
-            extensionBundle = try ExtensionBundle(url: URL(fileURLWithPath: bundle, isDirectory: true))
-        } catch {
-            throw BadInput("\(error)")
-        }
-        // Made when missing, as `receive --inbox` makes its inbox.
-        if let appGroup {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: appGroup, isDirectory: &isDirectory) {
-                guard isDirectory.boolValue else { throw BadInput("--app-group \(appGroup): not a directory") }
-            } else {
-                do {
-                    try FileManager.default.createDirectory(atPath: appGroup, withIntermediateDirectories: true)
-                } catch {
-                    throw BadInput("--app-group \(appGroup): cannot make the directory: \((error as NSError).localizedDescription)")
-                }
-            }
-        }
-        // The host's own faults: a large share adds its files; a host killed kills this process.
-        var source = self.source
-        for case .largeShare(let kind) in faults {
-            do {
-                source.files += try DefaultShare.writeLarge(kind).map(\.path)
-            } catch {
-                throw BadInput("--fault large-share(kind=\(kind.rawValue)): \(error)")
-            }
-        }
-        let items = try source.items()
-        // One rule: an explicit limit wins over the device's, which wins over the extension point's; a fault's
-        // limit wins over all three, as the cell of the matrix it reproduces.
-        let played = device.flatMap(DeviceClass.named)
-        var limits = ExtensionLimits.defaults(forExtensionPoint: extensionBundle.extensionPointIdentifier, device: played)
-        if let memoryLimit { limits.memory = memoryLimit.bytes }
-        if let diskLimit { limits.disk = diskLimit.bytes }
-        if let timeout { limits.request = .milliseconds(Int(timeout * 1000)) }
-        Self.killHost(for: faults)
+        if listDevices { return DeviceOption.printDevices() }
+        let cell = try cell()
+        HostKill.arrange(for: cell)
         let report: RunReport
         do {
-            report = try await RunReport.run(extensionBundle, items: items, faults: faults, limits: limits, device: played,
-                                             user: ExtensionUser(rawValue: user) ?? .post, appGroupContainers: appGroup.map { URL(fileURLWithPath: $0, isDirectory: true) },
-                                             cgroup: cgroup.map { URL(fileURLWithPath: $0, isDirectory: true) }, ignoringActivation: ignoreActivation)
-        } catch let error as PredicateSyntaxError {
-            throw BadInput("\(bundle): NSExtensionActivationRule does not parse: \(error)")
+            report = try await cell.runShare(cgroup: cgroup.map { URL(fileURLWithPath: $0, isDirectory: true) })
         } catch {
-            throw BadInput("\(error)")
+            throw BadInput(Self.message(for: error))
         }
         if json {
             try Output.json(report)
@@ -141,15 +110,37 @@ struct RunCommand: AsyncParsableCommand {
         if report.status != .completed { throw ExitCode.failure }
     }
 
-    /// Under `host-killed(after=…)`, kills this process (the host) that long from now, as a host app killed
-    /// mid-share, saying so first.
-    static func killHost(for faults: [Fault]) {
-        for case .hostKilled(let after) in faults {
-            FileHandle.standardError.write(Data("sharing: the host is killed \(after) after the run starts (fault host-killed)\n".utf8))
-            DispatchQueue.global().asyncAfter(deadline: .now() + after.inSeconds) {
-                kill(getpid(), SIGKILL)
-            }
+    /// A cell's problem in the words of the option that gave its field.
+    static func message(for error: CellError) -> String {
+        if error.code == .invalidCell && error.field == "content" { return "Give the share: --share FIXTURE, or --host NAME with --file, --url, --text, or those alone" }
+        let options = ["fixture": "--share", "urls": "--url", "timeout": "--timeout", "memoryLimit": "--memory-limit", "diskLimit": "--disk-limit",
+                       "faults": "--fault", "user": "--user", "payloads": "--payload", "appGroup": "--app-group", "dataStore": "--data-store",
+                       "host": "--host"]
+        guard let field = error.field else { return error.message }
+        if let option = options[field] ?? (field.hasPrefix("--") ? field : nil) { return "\(option) \(error.message)" }
+        return error.message
+    }
+}
+
+/// The host's own death, as a fault asks: this process killed that long after the run starts, as a host app
+/// killed mid-share, said first on standard error.
+enum HostKill {
+    static func arrange(for cell: MatrixCell) {
+        for case .hostKilled(let after) in cell.faults {
+            Output.diagnostic("the host is killed \(after) after the run starts (fault host-killed)")
+            Processes.killThisProcess(after: after)
         }
+    }
+}
+
+/// `--device`: a device of the table, by name.
+enum DeviceOption {
+    static func device(_ name: String?) throws(ValidationError) -> DeviceClass? {
+        guard let name else { return nil }
+        guard let device = DeviceClass.named(name) else {
+            throw ValidationError("--device \(name) is not a device known here; --list-devices prints them (\(DeviceClass.all.map(\.name).joined(separator: ", "))).")
+        }
+        return device
     }
 
     /// The device table, each figure with its source.
@@ -164,37 +155,38 @@ struct RunCommand: AsyncParsableCommand {
         }
         Output.line("Other extension points, and points a device has no figure for, take the point's limit; an explicit --memory-limit wins over both.")
     }
-
 }
 
 extension RunReport {
+    /// The report for a person: every text that came from the extension or its share escaped for the terminal.
     func print() {
+        let shown = { (text: String) in Escaped.terminal(text) }
         for load in loads {
             let size = load.size.map { " " + ByteCount(bytes: $0).description } ?? ""
-            Output.line("load: \(load.type) as \(load.form)\(size)\(load.failure.map { " failed: \($0)" } ?? "")")
+            Output.line("load: \(shown(load.type)) as \(load.form.rawValue)\(size)\(load.failure.map { " failed: \(shown($0))" } ?? "")")
         }
-        for url in openedURLs { Output.line("open: \(url)") }
+        for url in openedURLs { Output.line("open: \(shown(url))") }
         for alert in alerts {
-            let said = [alert.title, alert.message].compactMap { $0 }.map { "\"\($0)\"" }.joined(separator: " ")
-            Output.line("alert: \(said) [\(alert.actions.joined(separator: ", "))]: the user \(alert.chosen.map { "chose \"\($0)\"" } ?? "chose nothing")")
+            let said = [alert.title, alert.message].compactMap { $0 }.map { "\"\(shown($0))\"" }.joined(separator: " ")
+            Output.line("alert: \(said) [\(alert.actions.map(shown).joined(separator: ", "))]: the user \(alert.chosen.map { "chose \"\(shown($0))\"" } ?? "chose nothing")")
         }
         switch status {
-        case .notActivated: Output.line("\(bundle): not-activated: the system would not offer it for this share: \(reason ?? "")")
-        case .completed: Output.line("\(bundle): completed, \(returned.count) item\(returned.count == 1 ? "" : "s") returned")
-        default: Output.line("\(bundle): \(status.rawValue): \(reason ?? "")")
+        case .notActivated: Output.line("\(shown(bundle)): not-activated: the system would not offer it for this share: \(shown(reason ?? ""))")
+        case .completed: Output.line("\(shown(bundle)): completed, \(returned.count) item\(returned.count == 1 ? "" : "s") returned")
+        default: Output.line("\(shown(bundle)): \(status.rawValue): \(shown(reason ?? ""))")
         }
         for item in returned {
             if let failure = item.failure {
-                Output.line("  \(item.type): failed: \(failure)")
+                Output.line("  \(shown(item.type)): failed: \(shown(failure))")
             } else if let text = item.text {
-                Output.line("  \(item.type): \(text)")
+                Output.line("  \(shown(item.type)): \(shown(text))")
             } else {
-                Output.line("  \(item.type): \(item.size.map { ByteCount(bytes: $0).description } ?? "")")
+                Output.line("  \(shown(item.type)): \(item.size.map { ByteCount(bytes: $0).description } ?? "")")
             }
         }
         if let log {
             Output.line(log.isEmpty ? "its log: (empty)" : "its log, last words:")
-            for line in log { Output.line("  \(line)") }
+            for line in log { Output.line("  \(shown(line))") }
         }
         if let livedAfterCompletion, livedAfterCompletion >= 0.1 || afterCompletionExpired {
             Output.line(String(format: "after completion: lived %.2f s%@", livedAfterCompletion,
@@ -202,7 +194,7 @@ extension RunReport {
         }
         // Nothing ran: no memory to tell of, no sandbox.
         guard status != .notActivated else { return }
-        Output.line("peak memory: \(ByteCount(bytes: peakFootprint))\(device.map { " (limit \(ByteCount(bytes: memoryLimit)) on \($0))" } ?? "")")
+        Output.line("peak memory: \(ByteCount(bytes: peakFootprint))\(cell.device.map { " (limit \(ByteCount(bytes: memoryLimit)) on \($0.name))" } ?? "")")
         Output.line("sandbox: \(sandbox)")
     }
 }

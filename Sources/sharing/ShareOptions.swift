@@ -40,50 +40,29 @@ struct ShareOptions: ParsableArguments {
     var isGiven: Bool { fixturePath != nil || hostName != nil }
 
     /// The share's items, as the host makes them; without a host or fixture, the files, URLs and text as
-    /// they are (`plainItems()`).
+    /// they are.
     func items() throws(BadInput) -> [NSExtensionItem] {
         try share().items
     }
 
     /// The share's items and the host that shares them (none for the files, URLs and text as they are).
     func share() throws(BadInput) -> (items: [NSExtensionItem], host: String?) {
-        // What no host shares, whoever is said to share it: a process's insides, the kernel's, a disk.
-        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        for path in files {
-            if let refusal = ShareFixture.refusal(of: URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL) {
-                throw BadInput("--file \(refusal)")
-            }
-        }
-        guard isGiven else { return (try plainItems(), nil) }
         do {
-            let (fixture, base) = try fixture()
-            return (try fixture.makeItems(relativeTo: base), fixture.host)
+            return try source().items()
         } catch {
             throw BadInput("\(error)")
         }
     }
 
-    /// One item holding the files (openable in place, named by their file names) and URLs as they are, with
-    /// the first text as its content and the title as its title: no host's habits.
-    private func plainItems() throws(BadInput) -> [NSExtensionItem] {
+    /// Where the share comes from: the fixture, the host's share of the content, or the content as it is.
+    func source() throws(BadInput) -> ShareSource {
+        if let fixturePath { return .fixture(URL(fileURLWithPath: fixturePath)) }
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let item = NSExtensionItem()
-        var attachments: [NSItemProvider] = []
-        for path in files {
-            let url = URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL
-            guard FileManager.default.fileExists(atPath: url.path) else { throw BadInput("\(path): no such file or directory") }
-            let provider = NSItemProvider(contentsOf: url, contentType: nil, openInPlace: true)
-            provider.suggestedName = url.lastPathComponent
-            attachments.append(provider)
-        }
-        for text in urls {
-            guard let url = URL(string: text) else { continue }
-            attachments.append(NSItemProvider(object: url as NSURL))
-        }
-        item.attachments = attachments
-        if let text = texts.first { item.attributedContentText = NSAttributedString(string: text) }
-        if let title { item.attributedTitle = NSAttributedString(string: title) }
-        return [item]
+        let content = SharedContent(files: files.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL },
+                                    urls: urls.compactMap(URL.init(string:)), texts: texts, title: title)
+        guard let hostName else { return .plain(content) }
+        guard let profile = HostProfile.named(hostName) else { throw BadInput("--host \(hostName): no host profile has this name") }
+        return .host(profile, content)
     }
 
     /// What activation rules are evaluated against for the share.
@@ -93,14 +72,7 @@ struct ShareOptions: ParsableArguments {
 
     /// The fixture, and the directory its relative paths start from.
     func fixture() throws -> (ShareFixture, URL) {
-        if let fixturePath {
-            let url = URL(fileURLWithPath: fixturePath)
-            return (try ShareFixture.read(from: url), url.deletingLastPathComponent())
-        }
-        guard let hostName, let profile = HostProfile.named(hostName) else { throw ValidationError("Give --share FIXTURE or --host NAME.") }
-        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let content = SharedContent(files: files.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL },
-                                    urls: urls.compactMap(URL.init(string:)), texts: texts, title: title)
-        return (try profile.share(content), cwd)
+        guard let fixture = try source().fixture() else { throw ValidationError("Give --share FIXTURE or --host NAME.") }
+        return fixture
     }
 }

@@ -1,17 +1,15 @@
 #if canImport(ExtensionRuntime)
 import ArgumentParser
 import ConformanceMatrix
-import ExtensionManifest
 import ExtensionRuntime
 import Foundation
 import HostProfiles
+import OpenExtensionUI
 import PackageSupport
-import ShareInbox
-import SharingShim
 import SharingSystem
 
 /// `sharing test`: each bundle against every host profile, device, user and fault, one `sharing run` per cell,
-/// as a grid.
+/// as a grid. The matrix is `ConformanceMatrix`'s; this is its options and its printing.
 struct TestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
@@ -24,7 +22,8 @@ struct TestCommand: AsyncParsableCommand {
             loads that failed, nothing returned or kept). Without --file, --url or --text every host shares its part \
             of a default set written into the work directory: a photo, a 48 MP photo (Photos'), a PDF, a page's URL and a note. A notification \
             service is sent payloads instead (--payload, or a default set: an alert only, a mutable notification with \
-            an image served from 127.0.0.1 while the matrix runs, the same not mutable, one over 4 KB). \
+            an image served from 127.0.0.1 while the matrix runs, the same not mutable, one over 4 KB). A report read \
+            back (--retry, --merge) is data: its cells are checked against its run and planned again here. \
             Exit status: 0 when every cell is as expected, 1 when one is not, 2 on bad input, 3 when cells were \
             flaky and none failed.
             """
@@ -72,7 +71,7 @@ struct TestCommand: AsyncParsableCommand {
     @Flag(name: .customLong("update-expectations"), help: "Write this run's results to the --expect file as the new expectations, and exit 0.")
     var updateExpectations = false
 
-    @Option(help: ArgumentHelp("Run only the cells a report (--json) shows not as expected or flaky, with the same arguments.", valueName: "report"))
+    @Option(help: ArgumentHelp("Run again the cells a report (--json) shows not as expected or flaky, planned here as that report's run planned them. Content or payloads its run was given must be given again.", valueName: "report"))
     var retry: String?
 
     @Option(help: ArgumentHelp("Fixes the order the cells run in (default: a new seed, printed and recorded).", valueName: "number"))
@@ -109,12 +108,9 @@ struct TestCommand: AsyncParsableCommand {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
         guard repeats >= 1 else { throw ValidationError("--repeat must be at least 1.") }
         if updateExpectations && expect == nil { throw ValidationError("--update-expectations writes to the --expect file: give --expect FILE.") }
-        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds.") }
+        if let timeout, !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout must be more than 0 seconds and at most a day.") }
         if let shard, Self.shard(shard) == nil { throw ValidationError("--shard \(shard) is not I/N with 1 ≤ I ≤ N.") }
-        _ = try hostProfiles()
-        _ = try faultList()
-        _ = try deviceList()
-        _ = try userList()
+        _ = try matrix()
         for url in urls where URL(string: url)?.scheme == nil { throw ValidationError("--url '\(url)' is not an absolute URL.") }
     }
 
@@ -124,42 +120,43 @@ struct TestCommand: AsyncParsableCommand {
         return (index, count)
     }
 
-    private func hostProfiles() throws(ValidationError) -> [HostProfile] {
-        guard hosts != "all" else { return HostProfile.all }
-        return try names(hosts, "--hosts", "host profile", HostProfile.named, all: HostProfile.all.map(\.name))
+    /// The work directory: given, or `opensharing-test` in the temporary directory.
+    private var workDirectory: URL {
+        URL(fileURLWithPath: work ?? FileSystem.temporaryDirectory.appending(component: "opensharing-test").path, isDirectory: true)
     }
 
-    private func deviceList() throws(ValidationError) -> [DeviceClass?] {
-        switch devices {
-        case "none": return [nil]
-        case "all": return DeviceClass.all
-        default: return try names(devices, "--devices", "device", DeviceClass.named, all: DeviceClass.all.map(\.name))
+    /// The content and payloads given, if any.
+    private var givenContent: CellContent? {
+        files.isEmpty && urls.isEmpty && texts.isEmpty ? nil : CellContent(files: files, urls: urls, texts: texts)
+    }
+
+    /// The matrix the options name.
+    private func matrix() throws(ValidationError) -> Matrix {
+        func names<T>(_ list: String, _ option: String, _ kind: String, _ lookup: (String) -> T?, all: [String]) throws(ValidationError) -> [T] {
+            var found: [T] = []
+            for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+                guard let value = lookup(name) else { throw ValidationError("\(option): no \(kind) is named '\(name)'. They are: \(all.joined(separator: ", ")).") }
+                found.append(value)
+            }
+            return found
         }
-    }
-
-    private func userList() throws(ValidationError) -> [ExtensionUser] {
-        try names(users, "--users", "user", ExtensionUser.init(rawValue:), all: ["post", "cancel", "none"])
-    }
-
-    private func names<T>(_ list: String, _ option: String, _ kind: String, _ lookup: (String) -> T?, all: [String]) throws(ValidationError) -> [T] {
-        var found: [T] = []
-        for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            guard let value = lookup(name) else { throw ValidationError("\(option): no \(kind) is named '\(name)'. They are: \(all.joined(separator: ", ")).") }
-            found.append(value)
+        let hostList = hosts == "all" ? HostProfile.all : try names(hosts, "--hosts", "host profile", HostProfile.named, all: HostProfile.all.map(\.name))
+        let deviceList: [DeviceClass?] = switch devices {
+        case "none": [nil]
+        case "all": DeviceClass.all
+        default: try names(devices, "--devices", "device", DeviceClass.named, all: DeviceClass.all.map(\.name))
         }
-        return found
-    }
-
-    private func faultList() throws(ValidationError) -> [Fault] {
-        var list: [Fault] = []
+        let userList = try names(users, "--users", "user", ExtensionUser.init(rawValue:), all: ExtensionUser.allCases.map(\.rawValue))
+        var faultList: [Fault] = []
         for text in faults.isEmpty ? ["standard"] : faults {
             do {
-                for fault in try Fault.list(parsing: text) where !list.contains(fault) { list.append(fault) }
+                for fault in try Fault.list(parsing: text) where !faultList.contains(fault) { faultList.append(fault) }
             } catch {
                 throw ValidationError("--faults: \(error)")
             }
         }
-        return list
+        return Matrix(bundles: bundles, hosts: hostList, content: givenContent, payloads: payloads.isEmpty ? nil : payloads, devices: deviceList,
+                      users: userList, faults: faultList, timeout: timeout, work: workDirectory)
     }
 
     func run() async throws {
@@ -178,8 +175,40 @@ struct TestCommand: AsyncParsableCommand {
             if updateExpectations && !FileManager.default.fileExists(atPath: path) { return nil }
             do { return try Expectations.read(from: URL(fileURLWithPath: path)) } catch { throw BadInput("--expect \(error)") }
         } ?? nil
-        var (cells, info, server) = try retry.map(retried) ?? plan()
+
+        // The previous report, when rerunning: read as data, its axes planned again here.
+        let previous = try retry.map { path throws(BadInput) in try Self.readReport(path) }
+        let matrix: Matrix
+        if let previous, let retry {
+            do {
+                matrix = try Matrix(rerunning: previous.runInfo, content: givenContent, payloads: payloads.isEmpty ? nil : payloads, work: workDirectory, file: retry)
+            } catch {
+                throw BadInput("--retry \(error)")
+            }
+        } else {
+            matrix = try self.matrix()
+        }
+        let server = try matrix.needsImageServer ? startServer(serving: matrix.work.appending(component: "share")) : nil
         defer { server?.stop() }
+        var plan: MatrixPlan
+        do {
+            plan = try matrix.plan(imageBase: server?.base)
+        } catch {
+            throw BadInput(error.description)
+        }
+        var cells = plan.cells
+        if let previous, let retry {
+            do {
+                cells = try plan.rerunning(previous, file: retry)
+            } catch {
+                throw BadInput("--retry \(error)")
+            }
+        }
+        if let server, plan.servesImage { Output.line("serving the payloads' image at \(server.base.absoluteString)/photo.jpg while the matrix runs") }
+        for note in plan.notes { Output.line(note) }
+        var info = plan.runInfo
+        info.sharingVersion = Sharing.version
+        info.jobs = jobs
         if let shard, let (index, count) = Self.shard(shard) {
             cells = cells.enumerated().filter { $0.offset % count == index - 1 }.map(\.element)
             info.shard = shard
@@ -191,7 +220,8 @@ struct TestCommand: AsyncParsableCommand {
         var generator = SeededGenerator(seed: seed)
         let order = Array(cells.indices).shuffled(using: &generator)
         Output.line("\(cells.count) cells\(repeats > 1 ? " × \(repeats)" : ""), \(min(jobs, max(cells.count, 1))) at a time, seed \(seed)")
-        var results = await MatrixRunner.runAll(cells, order: order, repeats: repeats, jobs: jobs, limit: (timeout ?? 60) + 60)
+        let runner = MatrixRunner(program: Self.program, jobs: jobs, repeats: repeats, limit: .seconds((timeout ?? 60) + 60))
+        var results = await runner.run(cells, order: order)
         for index in results.indices { results[index].expect(expectations?.entry(for: results[index].cell)) }
         let report = MatrixReport(runInfo: info, cells: results)
         try present(report)
@@ -204,131 +234,17 @@ struct TestCommand: AsyncParsableCommand {
         if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
     }
 
-    /// The cells of bundles × hosts (or payloads) × devices × users × faults, the run info they are run with,
-    /// and the web server a default payload's image is downloaded from, while the cells run.
-    private func plan() throws -> ([MatrixRunner.Planned], MatrixReport.RunInfo, LocalFileServer?) {
-        let work = URL(fileURLWithPath: self.work ?? FileManager.default.temporaryDirectory.appendingPathComponent("opensharing-test").path, isDirectory: true)
-        var extensionBundles: [(path: String, bundle: ExtensionBundle)] = []
-        for path in bundles {
-            do {
-                extensionBundles.append((path, try ExtensionBundle(url: URL(fileURLWithPath: path, isDirectory: true))))
-            } catch {
-                throw BadInput("\(error)")
-            }
-        }
-        // Without content given, each host shares the part of the default set it shares (a photo from Photos, the
-        // note from Notes); content given is shared by every host whole.
-        let given = !(files.isEmpty && urls.isEmpty && texts.isEmpty)
-        let content: SharedContent
-        if given {
-            for path in files where !FileManager.default.fileExists(atPath: path) { throw BadInput("--file \(path): no such file or directory") }
-            let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-            content = SharedContent(files: files.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL },
-                                    urls: urls.compactMap(URL.init(string:)), texts: texts)
-        } else {
-            do {
-                content = try DefaultShare.write(into: work.appendingPathComponent("share"))
-            } catch {
-                throw BadInput("\(work.path): cannot write the default share: \(error)")
-            }
-        }
-        // Each host's share as that host makes it; a host that cannot share the content is left out, and said so.
-        var shares: [(profile: HostProfile, content: SharedContent, items: [NSExtensionItem])] = []
-        let sharesAsked = extensionBundles.contains { ExtensionPoint.named($0.bundle.extensionPointIdentifier)?.usesActivationRule == true }
-        for profile in try hostProfiles() where sharesAsked {
-            do {
-                let shared = given ? content : DefaultShare.content(for: profile.name, from: content)
-                shares.append((profile, shared, try profile.share(shared).makeItems(relativeTo: work)))
-            } catch {
-                Output.line("\(profile.name): left out: \(error)")
-            }
-        }
-        let faultList = try faultList(), deviceList = try deviceList(), userList = try userList()
-        // A notification service's payloads: given, or the default set, whose image this process serves.
-        var server: LocalFileServer?
-        var payloadFiles = payloads.map { URL(fileURLWithPath: $0) }
-        if payloads.isEmpty && extensionBundles.contains(where: { $0.bundle.extensionPointIdentifier == DeviceClass.notificationService }) {
-            do {
-                let serving = try LocalFileServer(serving: work.appendingPathComponent("share"))
-                server = serving
-                payloadFiles = try DefaultShare.writePayloads(into: work.appendingPathComponent("payloads"), image: serving.base.appendingPathComponent("photo.jpg"))
-                Output.line("serving the payloads' image at \(serving.base.absoluteString)/photo.jpg while the matrix runs")
-            } catch {
-                throw BadInput("\(work.path): cannot make the default payloads: \(error)")
-            }
-        }
-        for file in payloadFiles where !FileManager.default.fileExists(atPath: file.path) { throw BadInput("--payload \(file.path): no such file") }
-        var cells: [MatrixRunner.Planned] = []
-        func options(_ device: DeviceClass?, _ fault: Fault, _ number: Int) -> [String] {
-            var arguments = device.map { ["--device", $0.name] } ?? []
-            arguments += ["--fault", fault.description]
-            if let timeout { arguments += ["--timeout", timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)] }
-            return arguments + ["--app-group", work.appendingPathComponent("cells/\(number)/groups").path]
-        }
-        for (path, bundle) in extensionBundles {
-            if bundle.extensionPointIdentifier == DeviceClass.notificationService {
-                for file in payloadFiles {
-                    for device in deviceList {
-                        for fault in faultList where fault.appliesToNotifications {
-                            let cell = MatrixCell(bundle: path, payload: file.deletingPathExtension().lastPathComponent, device: device?.name, fault: fault)
-                            let arguments = ["notify", path, "--payload", file.path, "--data-store", work.appendingPathComponent("cells/\(cells.count)/store").path]
-                                + options(device, fault, cells.count)
-                            cells.append(MatrixRunner.Planned(cell: cell, arguments: arguments, notActivated: nil, attachments: 0))
-                        }
-                    }
-                }
-                continue
-            }
-            guard ExtensionPoint.named(bundle.extensionPointIdentifier)?.usesActivationRule == true else {
-                Output.line("\(bundle.name): left out: a \(ExtensionPoint.named(bundle.extensionPointIdentifier)?.name ?? bundle.extensionPointIdentifier) is run neither on shares nor on payloads")
-                continue
-            }
-            for (profile, content, items) in shares {
-                let activation: ActivationResult?
-                do {
-                    activation = try bundle.activation(for: items)
-                } catch {
-                    throw BadInput("\(path): NSExtensionActivationRule does not parse: \(error)")
-                }
-                let attachments = items.reduce(0) { $0 + ($1.attachments?.count ?? 0) }
-                for device in deviceList {
-                    for user in userList {
-                        for fault in faultList {
-                            let cell = MatrixCell(bundle: path, host: profile.name, device: device?.name, user: user.rawValue, fault: fault)
-                            var arguments = ["run", path, "--host", profile.name]
-                            arguments += content.files.flatMap { ["--file", $0.path] }
-                            arguments += content.urls.flatMap { ["--url", $0.absoluteString] }
-                            arguments += content.texts.flatMap { ["--text", $0] }
-                            if let title = content.title { arguments += ["--title", title] }
-                            if user != .post { arguments += ["--user", user.rawValue] }
-                            arguments += options(device, fault, cells.count)
-                            // A large share changes what is shared: the activation rule decides again in the run.
-                            let decided: [String]? = if case .largeShare = fault { nil } else if activation?.matches == false { activation?.reasons ?? [] } else { nil }
-                            cells.append(MatrixRunner.Planned(cell: cell, arguments: arguments, notActivated: decided, attachments: attachments))
-                        }
-                    }
-                }
-            }
-        }
-        let info = MatrixReport.RunInfo(
-            sharingVersion: Sharing.version, started: ISO8601DateFormatter().string(from: Date()), host: ProcessInfo.processInfo.hostName,
-            cpu: Self.cpuModel, cores: ProcessInfo.processInfo.activeProcessorCount, jobs: jobs, timeout: timeout,
-            hosts: shares.map(\.profile.name), payloads: payloadFiles.map { $0.deletingPathExtension().lastPathComponent }, faults: faultList.map(\.description), devices: deviceList.map { $0?.name ?? "none" },
-            users: userList.map(\.rawValue), bundles: extensionBundles.map { Self.bundleInfo(path: $0.path, bundle: $0.bundle) },
-            seed: 0, repeats: 1, shard: nil, expectations: nil)
-        return (cells, info, server)
+    /// This program, which runs each cell.
+    static var program: URL {
+        URL(fileURLWithPath: (try? FileSystem.destinationOfSymbolicLink(URL(fileURLWithPath: "/proc/self/exe"))) ?? CommandLine.arguments[0])
     }
 
-    /// The cells a report shows not as expected or flaky, with their arguments, and the report's run info.
-    private func retried(_ path: String) throws(BadInput) -> ([MatrixRunner.Planned], MatrixReport.RunInfo, LocalFileServer?) {
-        let previous = try Self.readReport(path)
-        var info = previous.runInfo
-        info.started = ISO8601DateFormatter().string(from: Date())
-        info.jobs = jobs
-        let cells = previous.cells.filter { !$0.isExpected || $0.isFlaky }.map { result in
-            MatrixRunner.Planned(cell: result.cell, arguments: result.arguments, notActivated: nil, attachments: result.attachments)
+    private func startServer(serving directory: URL) throws(BadInput) -> LoopbackFileServer {
+        do {
+            return try LoopbackFileServer(serving: directory)
+        } catch {
+            throw BadInput("the matrix's web server: \(error)")
         }
-        return (cells, info, nil)
     }
 
     /// Prints the grid and what to look at, and writes the reports asked for.
@@ -336,14 +252,14 @@ struct TestCommand: AsyncParsableCommand {
         Output.line(report.grid())
         let noted = report.cells.filter { $0.isExpected && !$0.notes.isEmpty }
         if !noted.isEmpty { Output.line("\nCompleted, but:") }
-        for result in noted { Output.line("  \(result.cell.identifier): \(result.notes.joined(separator: "; "))") }
+        for result in noted { Output.line("  \(Escaped.terminal(result.cell.identifier)): \(result.notes.joined(separator: "; "))") }
         for result in report.flaky {
-            Output.line("\n\(result.cell.identifier): flaky: \(result.statuses.map(\.rawValue).joined(separator: ", "))\(result.bug.map { " (\($0))" } ?? "")")
-            Output.line("  \(result.reproduce)")
+            Output.line("\n\(Escaped.terminal(result.cell.identifier)): flaky: \(result.statuses.map(\.rawValue).joined(separator: ", "))\(result.bug.map { " (\(Escaped.terminal($0)))" } ?? "")")
+            Output.line("  \(Escaped.terminal(result.reproduce))")
         }
         for result in report.unexpected {
-            Output.line("\n\(result.cell.identifier): \(result.status.rawValue)\(result.reason.map { ": \($0)" } ?? "")")
-            Output.line("  \(result.reproduce)")
+            Output.line("\n\(Escaped.terminal(result.cell.identifier)): \(result.status.rawValue)\(result.reason.map { ": \(Escaped.terminal($0))" } ?? "")")
+            Output.line("  \(Escaped.terminal(result.reproduce))")
         }
         for (path, data) in [(json, try Self.encoder.encode(report)), (junit, Data(report.junit().utf8)), (markdown, Data(report.markdown().utf8)),
                              (html, Data(report.html().utf8))] {
@@ -360,14 +276,11 @@ struct TestCommand: AsyncParsableCommand {
     }
 
     static func readReport(_ path: String) throws(BadInput) -> MatrixReport {
-        let report: MatrixReport
         do {
-            report = try JSONDecoder().decode(MatrixReport.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+            return try MatrixReport.read(from: URL(fileURLWithPath: path))
         } catch {
-            throw BadInput("\(path): not a report of sharing test --json: \(error)")
+            throw BadInput("\(error)")
         }
-        guard report.schema == MatrixReport.schemaName else { throw BadInput("\(path): its schema is '\(report.schema)', not \(MatrixReport.schemaName)") }
-        return report
     }
 
     private func write(_ data: Data, to path: String) throws(BadInput) {
@@ -383,20 +296,5 @@ struct TestCommand: AsyncParsableCommand {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
-
-    static var cpuModel: String {
-        let line = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.split(separator: "\n").first { $0.hasPrefix("model name") }
-        return line.flatMap { $0.split(separator: ":", maxSplits: 1).last }.map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown"
-    }
-
-    static func bundleInfo(path: String, bundle: ExtensionBundle) -> MatrixReport.BundleInfo {
-        MatrixReport.BundleInfo(path: path, name: bundle.name, bundleIdentifier: bundle.bundleIdentifier, extensionPoint: bundle.extensionPointIdentifier,
-                                bundleHash: (try? ContentHash.of(treeAt: bundle.url).description) ?? "unreadable",
-                                activationRuleHash: bundle.manifest.activationRule.map { rule in
-                                    let hasher = ContentHasher()
-                                    hasher.update(rule.predicateSource)
-                                    return hasher.finalize().description
-                                })
-    }
 }
 #endif

@@ -1,5 +1,6 @@
 import ConformanceMatrix
 import ExtensionRuntime
+import Foundation
 import Testing
 
 @Suite("Fault specs")
@@ -27,21 +28,35 @@ struct FaultTests {
         #expect(try Fault(parsing: "load-hangs()") == .loadHangs(nth: 1))
     }
 
-    @Test("a spec that does not read names itself and what is wrong", arguments: [
-        ("slow", "no fault is named 'slow'; the faults: none, slow-host, load-fails, load-hangs, memory-limit, time-limit, host-killed, large-share"),
-        ("large-share(kind=videos)", "kind=videos is neither photos nor file"),
-        ("host-killed(after=1h)", "after=1h is not a duration such as 2s or 500ms"),
-        ("load-fails(nth=0)", "nth=0 is not a whole number of at least 1"),
-        ("load-fails(n=2)", "load-fails takes no parameter 'n'"),
-        ("slow-host(delay=soon)", "delay=soon is not a duration such as 2s or 500ms"),
-        ("memory-limit(mb=24", "a '(' without its closing ')'"),
-        ("memory-limit(mb=24,mb=70)", "mb is given twice"),
-        ("time-limit(s=-1)", "s=-1 is not a number of seconds above 0"),
-        ("none(x)", "'x' is not name=value"),
+    @Test("a spec that does not read names itself, what is wrong, and its code", arguments: [
+        ("slow", FaultSpecError.Code.unknownFault, "no fault is named 'slow'; the faults: none, slow-host, load-fails, load-hangs, memory-limit, time-limit, host-killed, large-share"),
+        ("large-share(kind=videos)", .badValue, "kind=videos is neither photos nor file"),
+        ("host-killed(after=1h)", .badValue, "after=1h is not a duration such as 2s or 500ms"),
+        ("load-fails(nth=0)", .badValue, "nth=0 is not a whole number of at least 1"),
+        ("load-fails(n=2)", .badParameter, "load-fails takes no parameter 'n'"),
+        ("slow-host(delay=soon)", .badValue, "delay=soon is not a duration such as 2s or 500ms"),
+        ("memory-limit(mb=24", .malformed, "a '(' without its closing ')'"),
+        ("memory-limit(mb=24,mb=70)", .badParameter, "mb is given twice"),
+        ("time-limit(s=-1)", .badValue, "s=-1 is not a number of seconds above 0"),
+        ("none(x)", .badParameter, "'x' is not name=value"),
     ])
-    func errors(spec: String, problem: String) {
-        #expect(throws: FaultSpecError(spec: spec, problem: problem)) { try Fault(parsing: spec) }
-        #expect(FaultSpecError(spec: spec, problem: problem).description == "fault '\(spec)': \(problem)")
+    func errors(spec: String, code: FaultSpecError.Code, problem: String) {
+        #expect(throws: FaultSpecError(code, spec: spec, problem: problem)) { try Fault(parsing: spec) }
+        #expect(FaultSpecError(code, spec: spec, problem: problem).description == "fault '\(spec)': \(problem)")
+    }
+
+    @Test("a fault codes as its canonical spec, and reading one that does not parse says why")
+    func coding() throws {
+        let faults: [Fault] = [.none, .slowHost(delay: .milliseconds(1500)), .largeShare(.file), .timeLimit(seconds: 2.5)]
+        let data = try JSONEncoder().encode(faults)
+        #expect(String(decoding: data, as: UTF8.self) == #"["none","slow-host(delay=1500ms)","large-share(kind=file)","time-limit(s=2.5)"]"#)
+        #expect(try JSONDecoder().decode([Fault].self, from: data) == faults)
+        #expect {
+            try JSONDecoder().decode([Fault].self, from: Data(#"["crash(now=1)"]"#.utf8))
+        } throws: { error in
+            guard case DecodingError.dataCorrupted(let context) = error else { return false }
+            return context.debugDescription == "fault 'crash(now=1)': no fault is named 'crash'; the faults: none, slow-host, load-fails, load-hangs, memory-limit, time-limit, host-killed, large-share"
+        }
     }
 
     @Test("a list splits at commas outside parentheses, drops repeats; standard and all name sets")

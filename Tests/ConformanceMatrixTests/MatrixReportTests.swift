@@ -1,21 +1,34 @@
-import ConformanceMatrix
+@testable import ConformanceMatrix
 import ExtensionRuntime
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import HostProfiles
+import OpenExtensionUI
 import Testing
 
 @Suite("Matrix results")
 struct MatrixReportTests {
-    func result(_ status: CellStatus, host: String = "photos") -> CellResult {
-        CellResult(cell: MatrixCell(bundle: "/b/Saver.appex", host: host, fault: .none), status: status, reason: nil, seconds: 1, report: nil,
-                   appGroupFiles: [], attachments: 1, arguments: ["run", "/b/Saver.appex"], reproduce: "sharing run /b/Saver.appex")
+    static let photos = HostProfile.named("photos")!
+    static let notes = HostProfile.named("notes")!
+
+    func cell(_ host: HostProfile = photos, bundle: String = "/b/Saver.appex") -> MatrixCell {
+        MatrixCell(bundle: bundle, host: host, content: CellContent(files: ["/w/share/photo.jpg"]), faults: [.none], timeout: 5,
+                   appGroup: "/w/cells/0/groups")
+    }
+
+    func result(_ status: CellStatus, host: HostProfile = photos) -> CellResult {
+        CellResult(cell: cell(host), status: status, reason: nil, seconds: 1, attachments: 1)
     }
 
     func report(_ cells: [CellResult]) -> MatrixReport {
-        MatrixReport(runInfo: MatrixReport.RunInfo(sharingVersion: "0", started: "", host: "", cpu: "", cores: 2, jobs: 2, timeout: nil, hosts: ["photos", "notes"], payloads: [],
-                                                   faults: ["none"], devices: ["none"], users: ["post"], bundles: [], seed: 1, repeats: 2, shard: nil, expectations: nil),
+        MatrixReport(runInfo: MatrixReport.RunInfo(sharingVersion: "0", started: "", host: "", cpu: "", cores: 2, jobs: 2, timeout: 5, work: "/w",
+                                                   content: nil, givenPayloads: nil, hosts: [Self.photos, Self.notes], payloads: [], faults: [.none],
+                                                   devices: [nil], users: [.post],
+                                                   bundles: [.init(path: "/b/Saver.appex", name: "Saver", bundleIdentifier: "b", extensionPoint: "com.apple.share-services",
+                                                                   bundleHash: "blake3:00", activationRuleHash: nil)],
+                                                   seed: 1, repeats: 2, shard: nil, expectations: nil),
                      cells: cells)
     }
 
@@ -25,18 +38,12 @@ struct MatrixReportTests {
         varied.recordRepeat(result(.run(.crashed)))
         #expect(varied.statuses == [.run(.completed), .run(.crashed)])
         #expect(varied.isFlaky && !varied.isUnexpected)
-        #expect(report([varied, result(.run(.notActivated), host: "notes")]).exitStatus == 3)
-        #expect(report([varied, result(.run(.crashed), host: "notes")]).exitStatus == 1)
+        #expect(report([varied, result(.run(.notActivated), host: Self.notes)]).exitStatus == 3)
+        #expect(report([varied, result(.run(.crashed), host: Self.notes)]).exitStatus == 1)
         var same = result(.run(.crashed))
         same.recordRepeat(result(.run(.crashed)))
         #expect(!same.isFlaky && same.isUnexpected)
-        #expect(report([result(.run(.completed)), result(.hostKilled, host: "notes")]).exitStatus == 0)
-    }
-
-    @Test("a completed cell says what it did not do")
-    func notes() {
-        #expect(result(.run(.completed)).notes == ["its attachment was never loaded", "nothing was returned, opened or written to the app group"])
-        #expect(result(.run(.crashed)).notes.isEmpty)
+        #expect(report([result(.run(.completed)), result(.hostKilled, host: Self.notes)]).exitStatus == 0)
     }
 
     @Test("expectations: the first matching entry decides, a glob or an identifier; updating keeps the bug of the entry that matched")
@@ -47,9 +54,9 @@ struct MatrixReportTests {
             Expectations.Entry(cell: "Saver *", statuses: [.run(.completed)]),
         ])
         #expect(expectations.entry(for: crashed.cell)?.bug == "https://example.com/1")
-        #expect(expectations.entry(for: result(.run(.completed), host: "notes").cell)?.statuses == [.run(.completed)])
-        #expect(expectations.entry(for: MatrixCell(bundle: "/b/Other.appex", host: "notes", fault: .none)) == nil)
-        let updated = Expectations(results: [crashed, result(.run(.completed), host: "notes")], previous: expectations)
+        #expect(expectations.entry(for: result(.run(.completed), host: Self.notes).cell)?.statuses == [.run(.completed)])
+        #expect(expectations.entry(for: cell(Self.notes, bundle: "/b/Other.appex")) == nil)
+        let updated = Expectations(results: [crashed, result(.run(.completed), host: Self.notes)], previous: expectations)
         #expect(updated.expectations == [Expectations.Entry(cell: crashed.cell.identifier, statuses: [.run(.crashed)], bug: "https://example.com/1")])
     }
 
@@ -57,10 +64,56 @@ struct MatrixReportTests {
     func junit() throws {
         var odd = result(.run(.crashed))
         odd.reason = "log said <\u{1}> & \"quoted\""
-        let xml = report([odd, result(.run(.notActivated), host: "notes")]).junit()
+        let xml = report([odd, result(.run(.notActivated), host: Self.notes)]).junit()
         #expect(xml.contains(#"<testsuite name="Saver.photos" tests="1" failures="1" skipped="0""#))
-        #expect(xml.contains(#"<failure type="crashed" message="log said &lt;\#u{FFFD}&gt; &amp; &quot;quoted&quot;">sharing run /b/Saver.appex"#))
+        #expect(xml.contains(#"<failure type="crashed" message="log said &lt;\#u{FFFD}&gt; &amp; &quot;quoted&quot;">sharing run /b/Saver.appex --host photos --file /w/share/photo.jpg --timeout 5 --app-group /w/cells/0/groups"#))
         #expect(xml.contains(#"<skipped message="not activated"/>"#))
         #expect(try XMLDocument(xmlString: xml).rootElement()?.name == "testsuites")
+    }
+
+    /// A cell whose every text an extension or a report chose holds a fake verdict, markup and terminal controls.
+    func hostile() -> MatrixReport {
+        var cell = result(.run(.crashed))
+        cell.reason = "\u{1B}]0;owned\u{7}\n## ALL 577 CELLS PASSED <img src=x onerror=alert(1)> | ✓ |"
+        cell.returned = [RunReport.Returned(type: "public.text\n## ALL PASSED", text: "</pre><script>alert(1)</script>")]
+        cell.logTail = ["\u{1B}[2J\u{202E}evil"]
+        cell.bug = "javascript:alert(1)"
+        cell.expected = [.run(.completed)]
+        return report([cell])
+    }
+
+    @Test("Markdown: a reason with a newline, a heading, a table cell and an image stays one escaped line; the command sits in a code block it cannot close")
+    func markdownEscaped() {
+        let text = hostile().markdown()
+        #expect(!text.contains("\n## ALL"))
+        #expect(text.range(of: #"(?<!\\)<img"#, options: .regularExpression) == nil, "an unescaped tag")
+        #expect(text.contains(##"(\u{1B}\]0;owned\u{7}\u{A}\#\# ALL 577 CELLS PASSED \<img src=x onerror=alert(1)\> \| ✓ \|)"##), "\(text)")
+        var fenced = result(.run(.crashed))
+        fenced.cell.content.texts = ["```\n## ALL PASSED"]
+        fenced.reproduce = fenced.cell.reproduce()
+        let block = report([fenced]).markdown()
+        #expect(block.contains("  ````\n  sharing run /b/Saver.appex --host photos --file /w/share/photo.jpg --text '```\n  ## ALL PASSED'"), "\(block)")
+    }
+
+    @Test("HTML: every text is an entity-escaped text node; a bug's address becomes a link only when it is http or https")
+    func htmlEscaped() {
+        let page = hostile().html()
+        #expect(!page.contains("<img src=x"))
+        #expect(!page.contains("<script>alert"))
+        #expect(page.contains("&lt;img src=x onerror=alert(1)&gt;"))
+        #expect(!page.contains(#"href="javascript"#))
+        #expect(page.contains(" — javascript:alert(1)"))
+        var linked = result(.run(.crashed))
+        linked.bug = "https://example.com/bug/1?a=1&b=2"
+        #expect(report([linked]).html().contains(#"<a href="https://example.com/bug/1?a=1&amp;b=2">"#))
+    }
+
+    @Test("the terminal grid shows a merged shard's names with their controls made visible")
+    func gridEscaped() {
+        var cell = result(.run(.completed))
+        cell.cell.bundle = "/b/Sa\u{1B}[31mver.appex"
+        let grid = report([cell]).grid()
+        #expect(!grid.contains("\u{1B}"))
+        #expect(grid.contains(#"Sa\u{1B}[31mver photos"#))
     }
 }

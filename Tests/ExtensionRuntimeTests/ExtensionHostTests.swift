@@ -31,7 +31,7 @@ struct ExtensionHostTests {
         #expect(try await text(of: items) == "SHOPPING: MILK, BREAD")
         // The extension asked for public.plain-text: the host's provider made the same call, and found the
         // representation Notes registered.
-        #expect(run.loads == [ExtensionLoad(typeIdentifier: "public.plain-text", form: "item", size: 21)])
+        #expect(run.loads == [ExtensionLoad(typeIdentifier: "public.plain-text", form: .item, size: 21)])
         #expect(run.exitStatus == .exited(0))
         #expect(run.peakFootprint > 0)
     }
@@ -135,7 +135,7 @@ struct IntakeInsideExtensionTests {
         #expect(saved.map(\.name).sorted() == ["diagram.png", "sunset.jpeg"])
         #expect(saved.allSatisfy { $0.previews == ["preview-300.jpg"] })
         #expect(saved.first { $0.name == "sunset.jpeg" }?.bytes == (try Data(contentsOf: files.appendingPathComponent("sunset.jpg"))))
-        #expect(Set(run.loads.map(\.form)) == ["file"])
+        #expect(Set(run.loads.map(\.form)) == [.file])
     }
 
     @Test("FileSaver: data representations asked for as files arrive as the host's files, byte for byte")
@@ -152,7 +152,7 @@ struct IntakeInsideExtensionTests {
         #expect(run.loads.map(\.size) == [300_000, 300_000, 300_000])
         // The intake asks for files (in place where it can): the host's provider writes its data to a file,
         // as it would in one process, and the file crosses as a descriptor.
-        #expect(Set(run.loads.map(\.form)) == ["file"])
+        #expect(Set(run.loads.map(\.form)) == [.file])
     }
 
     @Test("FileSaver: a file of unknown length (a FIFO in the host) crosses as a pipe and is saved whole")
@@ -180,7 +180,7 @@ struct IntakeInsideExtensionTests {
         let saved = try delivered(in: groups)
         #expect(saved.count == 1)
         #expect(saved.first?.bytes == bytes)
-        #expect(run.loads.map(\.form) == ["stream"])
+        #expect(run.loads.map(\.form) == [.stream])
         #expect(run.loads.map(\.size) == [bytes.count])
     }
 

@@ -164,7 +164,7 @@ struct HostileExtensionTests {
             Issue.record("\(run.outcome): \(run.log)")
             return
         }
-        #expect(run.returned == [ExtensionLoad(typeIdentifier: "public.data", form: "file", size: 1 << 40)])
+        #expect(run.returned == [ExtensionLoad(typeIdentifier: "public.data", form: .file, size: 1 << 40)])
         let asData = await withCheckedContinuation { continuation in
             provider.loadDataRepresentation(forTypeIdentifier: "public.data") { data, error in
                 continuation.resume(returning: data == nil ? error as NSError? : nil)
@@ -266,7 +266,7 @@ struct HostileExtensionTests {
         guard case .completed = run.outcome else { Issue.record("\(run.outcome): \(run.log)"); return }
         // The pump stopped when the run ended, the pipe full and nobody reading: cut short, not drained.
         let load = try #require(run.loads.first, "\(run.loads)")
-        #expect(load.form == "stream")
+        #expect(load.form == .stream)
         #expect(load.failure?.hasPrefix("cut short") == true, "\(load)")
         #expect(HostileBundle.processes(of: bundle).isEmpty)
         #expect(ProcessCensus.containers(of: "Hostage").isEmpty)
@@ -292,7 +292,7 @@ struct HostileExtensionTests {
         let limits = ExtensionLimits(memory: 120 << 20, disk: 64 << 20)
         let run = try await ExtensionHost(limits: limits, appGroupContainers: directory.appendingPathComponent("groups"))
             .run(bundle, items: HostileBundle.endlessStream())
-        let load = try #require(run.loads.first { $0.form == "stream" }, "\(run.loads)")
+        let load = try #require(run.loads.first { $0.form == .stream }, "\(run.loads)")
         #expect((load.size ?? .max) <= 64 << 20)
         #expect(load.failure?.hasPrefix("cut short at the disk budget") == true, "\(load)")
         #expect(ProcessCensus.containers(of: "EndlessSaver").isEmpty)

@@ -66,6 +66,6 @@ struct MirrorTests {
         let returned = try #require(try await attachments[1].loadItem(forTypeIdentifier: "com.apple.property-list", options: nil) as? NSDictionary)
         #expect(returned["items"] as? NSNumber == 1)
         #expect(returned["probe"] as? NSString == json as NSString)
-        #expect(run.returned.map(\.form) == ["item", "item"])
+        #expect(run.returned.map(\.form) == [.item, .item])
     }
 }

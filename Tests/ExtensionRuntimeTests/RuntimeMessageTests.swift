@@ -28,7 +28,7 @@ struct RuntimeMessageTests {
         .loaded(id: 4, .bytes([1, 2, 3])),
         .loaded(id: 5, .url("file:///tmp/x")),
         .openedURL(id: 2, opened: true),
-        .timeWarning(phase: "request"),
+        .timeWarning(phase: .request),
         .progress(id: 7, completed: 250_000, total: 1_000_000),
         .loaded(id: 8, .stream(name: "camera feed")),
         .streamEnded(id: 8, bytes: 5 << 30, complete: true),

@@ -44,7 +44,7 @@ struct ExitStatusTests {
         (["run", "DIR/missing.appex", "--host", "notes", "--text", "x"], "DIR/missing.appex: no such bundle"),
         (["run", "DIR/broken.appex", "--host", "notes", "--text", "x"], "DIR/broken.appex: no Info.plist"),
         (["run", "DIR/manifest.plist", "--host", "notes", "--text", "x"], "DIR/manifest.plist: not a directory"),
-        (["run", "DIR/broken.appex", "--host", "notes", "--text", "x", "--timeout", "0"], "--timeout must be more than 0 seconds."),
+        (["run", "DIR/broken.appex", "--host", "notes", "--text", "x", "--timeout", "0"], "--timeout must be more than 0 seconds and at most a day."),
         (["run", "DIR/broken.appex", "--host", "notes", "--text", "x", "--memory-limit", "10KB"], "--memory-limit must be at least 1MB."),
         (["run", "DIR/broken.appex"], "Give the share: --share FIXTURE, or --host NAME with --file, --url, --text, or those alone."),
     ]

@@ -101,7 +101,7 @@ struct MatrixCommandTests {
                                                 "--json", json.path, "--junit", junit.path, "--markdown", markdown.path])
             #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
             let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
-            #expect(report["schema"] as? String == "opensharing-conformance/1")
+            #expect(report["schema"] as? String == "opensharing-conformance/2")
             let cells = try #require(report["cells"] as? [[String: Any]])
             func status(_ bundle: String, _ host: String) -> String? {
                 cells.first { cell in
@@ -202,18 +202,64 @@ struct MatrixCommandTests {
         }
     }
 
-    @Test("--retry runs only the cells a report shows failing, with their arguments; --repeat runs each cell K times and records every status")
+    @Test("--retry runs only the cells a report shows failing, planned again here; --repeat runs each cell K times and records every status")
     func retryAndRepeat() async throws {
         try await withTemporaryDirectory { directory in
             let first = directory.appending(path: "first.json"), retried = directory.appending(path: "retried.json")
             _ = try await smallMatrix(directory, ["--json", first.path])
-            let result = try await Sharing.run(["test", "--retry", first.path, "--repeat", "2", "--json", retried.path])
+            let result = try await Sharing.run(["test", "--retry", first.path, "--repeat", "2", "--json", retried.path, "--work", directory.appending(path: "again").path])
             #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
             #expect(result.standardOutput.hasPrefix("2 cells × 2, 2 at a time, seed "))
             let again = try cells(retried)
             #expect(again.map { ($0["cell"] as? [String: Any])?["host"] as? String }.sorted { ($0 ?? "") < ($1 ?? "") } == ["notes", "photos"])
             #expect(again.allSatisfy { $0["statuses"] as? [String] == ["interrupted-memory", "interrupted-memory"] }, "\(again.map { ($0["statuses"], $0["reason"], $0["logTail"]) })")
-            #expect(Set(again.compactMap { $0["reproduce"] as? String }) == Set(try cells(first).filter { $0["status"] as? String == "interrupted-memory" }.compactMap { $0["reproduce"] as? String }))
+            // The same cells, their directories beneath this run's work directory.
+            let failed = try cells(first).filter { $0["status"] as? String == "interrupted-memory" }
+            #expect(Set(again.compactMap { $0["reproduce"] as? String }) == Set(failed.compactMap {
+                ($0["reproduce"] as? String)?.replacingOccurrences(of: directory.appending(path: "work").path, with: directory.appending(path: "again").path)
+            }))
+        }
+    }
+
+    @Test("--retry of an edited report (an app group or bundle changed, an unknown fault, an extra argument) exits 2 naming the field, and touches nothing outside --work")
+    func editedReport() async throws {
+        try await withTemporaryDirectory { directory in
+            let first = directory.appending(path: "first.json")
+            _ = try await smallMatrix(directory, ["--json", first.path])
+            // A directory the edited report aims at, with a file that must survive.
+            let outside = directory.appending(path: "outside/groups")
+            try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+            try Data("keep".utf8).write(to: outside.appending(path: "keep.txt"))
+            let edits: [(String, String, (inout [String: Any]) -> Void)] = [
+                ("appGroup", "cells[2].cell.appGroup: is not what the report's run planned", { $0["appGroup"] = outside.path }),
+                ("bundle", "cells[2].cell.bundle: /bin.appex is not among the run's bundles", { $0["bundle"] = "/bin.appex" }),
+                ("fault", "cells[2].cell.faults[0]: fault 'rm(rf=1)': no fault is named 'rm'", { $0["faults"] = ["rm(rf=1)"] }),
+            ]
+            var report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: first)) as? [String: Any])
+            let original = try #require(report["cells"] as? [[String: Any]])
+            let hog = try #require(original.firstIndex { $0["status"] as? String == "interrupted-memory" })
+            #expect(hog == 2)
+            for (name, said, edit) in edits {
+                var cells = original
+                var cell = try #require(cells[hog]["cell"] as? [String: Any])
+                edit(&cell)
+                cells[hog]["cell"] = cell
+                report["cells"] = cells
+                let edited = directory.appending(path: "edited-\(name).json")
+                try JSONSerialization.data(withJSONObject: report).write(to: edited)
+                let work = directory.appending(path: "work-\(name)")
+                let result = try await Sharing.run(["test", "--retry", edited.path, "--work", work.path])
+                #expect(result.status == 2, "\(name): \(result.standardOutput)\(result.standardError)")
+                #expect(result.standardError.contains(said), "\(name): \(result.standardError)")
+                #expect(!FileManager.default.fileExists(atPath: work.appending(path: "cells").path), "\(name): a cell ran")
+            }
+            var cells = original
+            cells[hog]["arguments"] = ["run", "/bin/sh"]
+            report["cells"] = cells
+            try JSONSerialization.data(withJSONObject: report).write(to: directory.appending(path: "edited-arguments.json"))
+            let extra = try await Sharing.run(["test", "--retry", directory.appending(path: "edited-arguments.json").path, "--work", directory.appending(path: "work-arguments").path])
+            #expect(extra.status == 2 && extra.standardError.contains("cells[2].arguments: is not a field of a report of sharing test"), "\(extra.standardError)")
+            #expect(try String(contentsOf: outside.appending(path: "keep.txt"), encoding: .utf8) == "keep")
         }
     }
 
@@ -370,14 +416,14 @@ struct MatrixCommandTests {
             func cell(_ bundle: String, _ payload: String) throws -> [String: Any] {
                 try #require(all.first { cell in
                     let key = cell["cell"] as? [String: Any]
-                    return (key?["bundle"] as? String)?.hasSuffix("/\(bundle).appex") == true && key?["payload"] as? String == payload
+                    return (key?["bundle"] as? String)?.hasSuffix("/\(bundle).appex") == true && key?["payloads"] as? [String] == [work.appending(path: "payloads/\(payload).json").path]
                 })
             }
             #expect(try cell("BundledAttachment", "alert-only")["reason"] as? String == "the payload does not ask for the extension: shown as sent")
             #expect(try cell("BundledAttachment", "not-mutable")["status"] as? String == "not-activated")
             let refused = try cell("BundledAttachment", "over-4kb")
             #expect(refused["status"] as? String == "not-activated")
-            #expect((refused["reason"] as? String)?.hasPrefix("refused before the extension: --payload \(work.path)/payloads/over-4kb.json") == true, "\(refused)")
+            #expect((refused["reason"] as? String)?.hasPrefix("refused before the extension: \(work.path)/payloads/over-4kb.json holds ") == true, "\(refused)")
             let shown = try cell("BundledAttachment", "mutable-image")
             #expect(shown["status"] as? String == "completed")
             let returned = try #require(shown["returned"] as? [[String: Any]])

@@ -13,7 +13,7 @@ struct NotifyCommandTests {
 
     private static let push = #"{"aps": {"alert": {"title": "Ana", "body": "At noon?"}, "mutable-content": 1, "badge": 2, "thread-id": "chat-7"}}"#
 
-    @Test("--json: one object per payload, the extension's content with its attachment in the data store, and a payload not asking for it as it is; exit 0")
+    @Test("--json: the cell run and one object per payload, the extension's content with its attachment in the data store, and a payload not asking for it as it is; exit 0")
     func json() async throws {
         try await withTemporaryDirectory { directory in
             let bundle = try ExampleBundle.make("BundledAttachment", in: directory)
@@ -22,7 +22,10 @@ struct NotifyCommandTests {
                                                 "--payload", try write(#"{"aps": {"alert": "Plain"}}"#, named: "plain.json", in: directory),
                                                 "--data-store", store.path, "--json"])
             #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
-            let reports = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+            let run = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            #expect((run["cell"] as? [String: Any])?["payloads"] as? [String] == [directory.appending(path: "push.json").path, directory.appending(path: "plain.json").path])
+            #expect(run["dataStore"] as? String == store.path)
+            let reports = try #require(run["notifications"] as? [[String: Any]])
             #expect(reports.count == 2)
             #expect(reports[0]["delivered"] as? String == "modified" && reports[0]["status"] as? String == "completed")
             #expect(reports[0]["expired"] as? Bool == false && reports[0]["handlerCalls"] as? Int == 1)

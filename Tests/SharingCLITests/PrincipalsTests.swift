@@ -25,7 +25,7 @@ struct PrincipalsTests {
             #expect(result.status == exit, "\(result.standardOutput)\(result.standardError)")
             let report = try json(result.standardOutput)
             #expect(report["status"] as? String == status)
-            #expect(report["user"] as? String == user)
+            #expect((report["cell"] as? [String: Any])?["user"] as? String == user)
             let saved = FileManager.default.fileExists(atPath: groups.appending(path: "group.org.opensharing.examples/Uploads/resized.jpg").path)
             #expect(saved == (user == "post"))
             if user == "cancel" {

@@ -23,6 +23,19 @@ enum ExampleBundle {
 
 @Suite("sharing run")
 struct RunCommandTests {
+    @Test("what an extension returns reaches the terminal with its escape sequences, line breaks and bidirectional controls made visible, never raw")
+    func terminalEscaped() async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("Uppercase", in: directory)
+            let text = "\u{1B}]0;owned\u{7}\u{1B}[2J\nUppercase: completed\u{202E}txt.exe"
+            let result = try await Sharing.run(["run", bundle.path, "--host", "notes", "--text", text])
+            #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+            #expect(!result.standardOutput.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" || $0 == "\u{202E}" })
+            #expect(result.standardOutput.contains(#"  public.plain-text: \u{1B}]0;OWNED\u{7}\u{1B}[2J\u{A}UPPERCASE: COMPLETED\u{202E}TXT.EXE"#), "\(result.standardOutput)")
+            #expect(result.standardOutput.components(separatedBy: "Uppercase: completed").count == 2, "one verdict line, the extension's own")
+        }
+    }
+
     @Test("--app-group names a directory that does not exist yet: it is made, as receive --inbox makes its inbox")
     func appGroupMade() async throws {
         try await withTemporaryDirectory { directory in

@@ -4,12 +4,14 @@
 
 #include <sys/types.h>
 
-/// copy_file_range(2) from the current offsets: at most `length` bytes. -1 with errno ENOSYS where the
-/// system has no such call.
-ssize_t csharing_copy_file_range(int from, int to, size_t length);
+/// copy_file_range(2) of at most `length` bytes from `*offset` of `from` (advanced by what moved; the
+/// descriptor's own offset untouched) to the current offset of `to`. -1 with errno ENOSYS where the system has
+/// no such call.
+ssize_t csharing_copy_file_range(int from, long long *offset, int to, size_t length);
 
-/// sendfile(2) from the current offset of `from`. -1 with errno ENOSYS where unavailable for files.
-ssize_t csharing_sendfile(int to, int from, size_t length);
+/// sendfile(2) from `*offset` of `from` (advanced by what moved; its own offset untouched). -1 with errno
+/// ENOSYS where unavailable for files.
+ssize_t csharing_sendfile(int to, int from, long long *offset, size_t length);
 
 /// Starts writing a range of a file's dirty pages to its device without waiting for it (sync_file_range(2)
 /// with SYNC_FILE_RANGE_WRITE on Linux); nothing elsewhere. Not a flush: what it started, fsync finishes.
@@ -77,6 +79,11 @@ int csharing_pidfd_send_signal(int pidfd, int signal);
 /// it has not exited, -1 on error.
 int csharing_pidfd_reap(int pidfd, int *status);
 
+/// Starts `path` as an ordinary child (posix_spawn): its arguments and environment (NULL-terminated), `input`,
+/// `output` and `error` as its standard descriptors, no signal blocked and every one at its default; the rest
+/// of this process's descriptors are close-on-exec, as the layer opens every one. Sets `*pid`; 0, or -1 with errno.
+int csharing_spawn_child(const char *path, char *const *arguments, char *const *environment, int input, int output, int error, pid_t *pid);
+
 /// How an extension is started: the program, its arguments and environment (NULL-terminated), its working
 /// directory, the descriptor it gets as 3, where its standard output and error go (-1: inherited), the
 /// data-segment limit (RLIMIT_DATA) and file-size limit (RLIMIT_FSIZE) in bytes (0: none), and a cgroup's
@@ -112,6 +119,10 @@ struct csharing_spawned {
     /// Whether the tree has a PID namespace of its own (else the init is a subreaper in this one).
     int namespaced;
 };
+
+/// What a descriptor grants: 0 reading, 1 writing only, 2 nothing but naming its file (O_PATH); -1 with errno
+/// for a descriptor that is not open.
+int csharing_descriptor_access(int descriptor);
 
 /// Makes standard output line-buffered, so that each line a program prints is written as it is printed.
 void csharing_line_buffer_stdout(void);

@@ -6,7 +6,7 @@ extension HostProfile {
         // Apple, App Extension Programming Guide, "Share" and "Accessing a Webpage": Safari shares a page as
         // one item whose attachment is the page's URL.
         HostProfile(
-            name: "safari", host: "Safari", sends: "one item: the page's public.url (an NSURL) and its title",
+            name: "safari", host: "Safari", shares: [.webPage, .title], sends: "one item: the page's public.url (an NSURL) and its title",
             trap: "no file and no text: an extension that only reads files or text sees nothing",
             report: "https://developer.apple.com/library/archive/documentation/General/Conceptual/ExtensibilityPG/Share.html"
         ) { content throws(HostProfileError) in
@@ -19,7 +19,7 @@ extension HostProfile {
         // Safari attaches a property list whose NSExtensionJavaScriptPreprocessingResultsKey holds what the
         // script's run() passed to completionFunction.
         HostProfile(
-            name: "safari-javascript", host: "Safari (JavaScript preprocessing)",
+            name: "safari-javascript", host: "Safari (JavaScript preprocessing)", shares: [.webPage, .text, .title],
             sends: "one item: com.apple.property-list (an NSDictionary of the script's results), then public.url",
             trap: "the first type is a dictionary, not a URL or a file",
             report: "https://developer.apple.com/library/archive/documentation/General/Conceptual/ExtensibilityPG/ExtensionScenarios.html"
@@ -42,7 +42,7 @@ extension HostProfile {
         // the user wants to share a single image. Each of them having one NSItemProvider. One of them contains
         // the image and one the URL."
         HostProfile(
-            name: "safari-image", host: "Safari (an image)",
+            name: "safari-image", host: "Safari (an image)", shares: [.image, .webPage, .title],
             sends: "two items for one thing: the image as public.jpeg data, and the page's public.url",
             trap: "two items describe one share: an extension that imports every item imports the page too",
             report: "https://github.com/lionheart/openradar-mirror/issues/16786"
@@ -58,7 +58,7 @@ extension HostProfile {
         // mozilla-mobile/focus-ios#485 and #470: Chrome's share differs from Safari's and needed its own path;
         // current Chrome for iOS offers the page as a single public.url attachment, with no title.
         HostProfile(
-            name: "chrome", host: "Chrome", sends: "one item: public.url only, no title, no text",
+            name: "chrome", host: "Chrome", shares: [.webPage], sends: "one item: public.url only, no title, no text",
             trap: "no title to show; an activation rule that demands text never matches",
             report: "https://github.com/mozilla-mobile/focus-ios/issues/485"
         ) { content throws(HostProfileError) in
@@ -70,7 +70,7 @@ extension HostProfile {
         // acez/bookmark-companion#24: "Firefox does not only send an attachment of type public.url but also
         // additionally one of type public.plain-text", so an extension limited to one URL attachment vanishes.
         HostProfile(
-            name: "firefox", host: "Firefox", sends: "one item, two attachments: public.url and public.plain-text (the URL again)",
+            name: "firefox", host: "Firefox", shares: [.webPage, .title], sends: "one item, two attachments: public.url and public.plain-text (the URL again)",
             trap: "an activation rule that allows exactly one attachment hides the extension",
             report: "https://github.com/acez/bookmark-companion/issues/24"
         ) { content throws(HostProfileError) in

@@ -6,13 +6,13 @@ extension HostProfile {
         // The API allows a request with no input items at all; extensions that index inputItems[0] crash.
         // openradar 19425971 (lionheart/openradar-mirror#11232) shows hosts sending less than expected.
         HostProfile(
-            name: "empty", host: "(degenerate) no items", sends: "no extension items at all",
+            name: "empty", host: "(degenerate) no items", shares: [], sends: "no extension items at all",
             trap: "inputItems[0] crashes", report: "https://github.com/lionheart/openradar-mirror/issues/11232"
         ) { _ throws(HostProfileError) in
             ShareFixture(summary: "a request with no items", items: [])
         },
         HostProfile(
-            name: "no-attachments", host: "(degenerate) an item without attachments",
+            name: "no-attachments", host: "(degenerate) an item without attachments", shares: [.title],
             sends: "one item with a title and no attachments key",
             trap: "item.attachments is nil, not empty", report: "https://github.com/lionheart/openradar-mirror/issues/11232"
         ) { content throws(HostProfileError) in
@@ -21,7 +21,7 @@ extension HostProfile {
         // No public report: the API allows a provider with nothing registered (NSItemProvider()), so an intake
         // must survive one.
         HostProfile(
-            name: "empty-attachment", host: "(degenerate) an attachment with no representations",
+            name: "empty-attachment", host: "(degenerate) an attachment with no representations", shares: [],
             sends: "one item, one attachment, no registered types",
             trap: "every load fails; there is nothing to choose from",
             report: "https://developer.apple.com/documentation/foundation/nsitemprovider/init()"
@@ -31,7 +31,7 @@ extension HostProfile {
         // openradar 30184485 (lionheart/openradar-mirror#16786): items "are used to represent the same data in a
         // different way" — several items for one page.
         HostProfile(
-            name: "duplicates", host: "(degenerate) one page as several items",
+            name: "duplicates", host: "(degenerate) one page as several items", shares: [.webPage, .title],
             sends: "three items: the URL, the URL as plain text, and a property list holding it",
             trap: "importing every item imports one page three times",
             report: "https://github.com/lionheart/openradar-mirror/issues/16786"

@@ -7,7 +7,7 @@ extension HostProfile {
         // public.item yields "a 207-byte Apple binary property list containing a file:// URL instead of the
         // crash report itself", named "file URL". Files shares directories as well as files.
         HostProfile(
-            name: "files", host: "Files",
+            name: "files", host: "Files", shares: [.document],
             sends: "per file: public.file-url as a binary property list wrapping the URL, then the file (a directory for folders and packages)",
             trap: "loading the first thing conforming to public.item gives a property list, not the file",
             report: "https://github.com/keybase/client/pull/29549"
@@ -29,7 +29,7 @@ extension HostProfile {
         // that is "a redundant copy of the included contentText"; Automattic/simplenote-ios#325 tests the Apple
         // Notes case, where a note's images come along.
         HostProfile(
-            name: "notes", host: "Notes",
+            name: "notes", host: "Notes", shares: [.text, .title],
             sends: "one item: the note in attributedContentText, the same text as public.plain-text, and its images",
             trap: "the text arrives twice (content text and attachment) and must not be imported twice",
             report: "https://github.com/lionheart/openradar-mirror/issues/788"
@@ -46,7 +46,7 @@ extension HostProfile {
         // content only under NSExtensionItemAttributedContentTextKey; openradar 19425971 (lionheart/openradar-mirror#11232)
         // shows the App Store sharing a title string and no URL.
         HostProfile(
-            name: "mail", host: "Mail and other text-only hosts",
+            name: "mail", host: "Mail and other text-only hosts", shares: [.text, .title],
             sends: "one item: the body in attributedContentText, an empty attachment list",
             trap: "no attachments: an extension reading only attachments receives nothing and may crash on attachments![0]",
             report: "https://github.com/onmyway133/notes/issues/582"

@@ -7,7 +7,7 @@ extension HostProfile {
         // and a file URL under /private/var/mobile/Library/SMS/Attachments/… that the extension's sandbox may
         // not read ("deny(1) file-read-metadata"); loading the image through the provider works.
         HostProfile(
-            name: "messages", host: "Messages",
+            name: "messages", host: "Messages", shares: [.image],
             sends: "per image: public.jpeg (loadItem gives an unreadable SMS-attachments path) and public.url (that file URL again)",
             trap: "copying the path fails, and public.url is a file URL, not a web page; only loading through the provider works",
             report: "https://github.com/lionheart/openradar-mirror/issues/16668"
@@ -27,7 +27,7 @@ extension HostProfile {
         // the screenshot "exists in memory, and not in storage": an image object, with no file behind it, which
         // cannot be coerced to plain data.
         HostProfile(
-            name: "screenshot", host: "Screenshot editor",
+            name: "screenshot", host: "Screenshot editor", shares: [.image],
             sends: "one image object (PNG in memory); asking for public.data fails",
             trap: "no file URL at all, and the generic public.data request an extension falls back on fails",
             report: "https://github.com/alinz/react-native-share-extension/issues/47"

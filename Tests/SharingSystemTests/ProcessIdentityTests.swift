@@ -1,5 +1,5 @@
 #if os(Linux)
-import ConformanceMatrix
+import SharingSystem
 import Foundation
 import Testing
 

@@ -1,4 +1,3 @@
-public import ExtensionManifest
 public import ExtensionRuntime
 public import Foundation
 public import OpenExtensionUI
@@ -6,17 +5,17 @@ public import OpenItemProvider
 import OpenUniformTypeIdentifiers
 import PackageSupport
 
-/// What a run of a share or action extension came to, as `sharing run` prints it and the conformance matrix
-/// records it: the loads, the one status and why, the returned items, the extension's last log lines when it
-/// did not end the request itself, the footprint and the sandbox.
+/// What a run of a share or action extension came to, as `sharing run --json` prints it and the conformance
+/// matrix records it: the cell that was run, the loads, the one status and why, the returned items, the
+/// extension's last log lines when it did not end the request itself, the footprint and the sandbox.
 public struct RunReport: Codable, Sendable {
-    public struct Load: Codable, Sendable {
+    public struct Load: Codable, Sendable, Equatable {
         public var type: String
-        public var form: String
+        public var form: LoadForm
         public var size: Int?
         public var failure: String?
     }
-    public struct Returned: Codable, Sendable {
+    public struct Returned: Codable, Sendable, Equatable {
         public var type: String
         public var text: String?
         public var size: Int?
@@ -29,10 +28,24 @@ public struct RunReport: Codable, Sendable {
             self.failure = failure
         }
     }
+    public struct Alert: Codable, Sendable, Equatable {
+        public var title: String?
+        public var message: String?
+        /// Each action's title and style.
+        public var actions: [String]
+        public var chosen: String?
+    }
+
+    /// The cell that was run.
+    public var cell: MatrixCell
+    /// The bundle's name.
     public var bundle: String
     public var status: ExtensionStatus
     public var reason: String?
+    /// For a cancelled request, its error: `domain`, `code`, `description`.
     public var error: [String: String]?
+    /// How many attachments the share held.
+    public var attachments: Int
     public var loads: [Load]
     public var returned: [Returned]
     public var openedURLs: [String]
@@ -41,46 +54,18 @@ public struct RunReport: Codable, Sendable {
     public var sandbox: String
     /// The extension's last words, when it crashed, was interrupted or broke the protocol.
     public var log: [String]?
-    public var user: String
-    public var device: String?
+    /// The memory limit it ran under, in bytes.
     public var memoryLimit: Int
-    public struct Alert: Codable, Sendable {
-        public var title: String?
-        public var message: String?
-        public var actions: [String]
-        public var chosen: String?
-    }
     public var alerts: [Alert]
     /// Seconds the process lived after it ended the request, and whether the time after completion ran out.
     public var livedAfterCompletion: Double?
     public var afterCompletionExpired: Bool
 
-    /// Runs `bundle` on `items` as one cell of the matrix does, in one call: the extension point's limits
-    /// (on `device`, unless `limits` are given), then each fault's; the activation rule first, as the system
-    /// evaluates it, a run that would not be offered reported `not-activated` and not started unless
-    /// `ignoringActivation`; then the run, as its own process, and its report. (A large share is the caller's:
-    /// its files, `DefaultShare.writeLarge`, go into `items`; a host killed is a process's death, which `sharing
-    /// run` plays.)
-    ///
-    /// - Throws: `PredicateSyntaxError` when the activation rule does not parse; `ExtensionRuntimeError` when the
-    ///   extension cannot be started at all.
-    public static func run(_ bundle: ExtensionBundle, items: [NSExtensionItem], faults: [Fault] = [], limits: ExtensionLimits? = nil,
-                           device: DeviceClass? = nil, user: ExtensionUser = .post, appGroupContainers: URL? = nil, cgroup: URL? = nil,
-                           ignoringActivation: Bool = false) async throws -> RunReport {
-        var limits = limits ?? .defaults(forExtensionPoint: bundle.extensionPointIdentifier, device: device)
-        var hostFaults = HostFaults()
-        for fault in faults { fault.apply(to: &limits, &hostFaults) }
-        if let activation = try bundle.activation(for: items), !activation.matches && !ignoringActivation {
-            return RunReport(notActivated: bundle, reasons: activation.reasons, user: user, device: device, limit: limits.memory)
-        }
-        let host = ExtensionHost(limits: limits, device: device, user: user, appGroupContainers: appGroupContainers, cgroup: cgroup,
-                                 openURL: { _ in true }, faults: hostFaults)
-        return await RunReport(try await host.run(bundle, items: items), bundle: bundle, user: user, device: device, limit: limits.memory)
-    }
-
     /// The report of a run that did not happen: the extension's activation rule hides it for the share, for
     /// `reasons` (the clauses that fail).
-    init(notActivated bundle: ExtensionBundle, reasons: [String], user: ExtensionUser, device: DeviceClass?, limit: Int) {
+    init(notActivated cell: MatrixCell, bundle: ExtensionBundle, attachments: Int, reasons: [String], limit: Int) {
+        self.cell = cell
+        self.attachments = attachments
         self.bundle = bundle.name
         status = .notActivated
         reason = reasons.isEmpty ? "its activation rule does not match the share" : reasons.joined(separator: "; ")
@@ -89,17 +74,15 @@ public struct RunReport: Codable, Sendable {
         openedURLs = []
         peakFootprint = 0
         sandbox = "not started"
-        self.user = user.rawValue
-        self.device = device?.name
         memoryLimit = limit
         alerts = []
         afterCompletionExpired = false
     }
 
-    public init(_ run: ExtensionRun, bundle: ExtensionBundle, user: ExtensionUser, device: DeviceClass?, limit: Int) async {
+    init(_ run: ExtensionRun, cell: MatrixCell, bundle: ExtensionBundle, attachments: Int, limit: Int) async {
+        self.cell = cell
+        self.attachments = attachments
         self.bundle = bundle.name
-        self.user = user.rawValue
-        self.device = device?.name
         memoryLimit = limit
         alerts = run.alerts.map { alert in
             Alert(title: alert.title, message: alert.message, actions: alert.actions.map { "\($0.title ?? "") (\($0.style))" },
@@ -162,15 +145,4 @@ public struct RunReport: Codable, Sendable {
         return returned
     }
 
-}
-
-extension ExtensionBundle {
-    /// The extension's activation rule evaluated on a share's items, for an extension point that has one (share
-    /// and action extensions); `nil` for the others (a notification service is asked by payloads).
-    ///
-    /// - Throws: `PredicateSyntaxError` for a rule that does not parse.
-    public func activation(for items: [NSExtensionItem]) throws(PredicateSyntaxError) -> ActivationResult? {
-        guard ExtensionPoint.named(extensionPointIdentifier)?.usesActivationRule == true else { return nil }
-        return try manifest.activation(for: ActivationInput(items))
-    }
 }

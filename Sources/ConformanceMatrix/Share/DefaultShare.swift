@@ -83,25 +83,19 @@ public enum DefaultShare {
         ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0) > 0
     }
 
-    /// The part of the default set a host profile shares, as a person would share from that app: the 48 MP
-    /// photo from Photos (a camera's), the small photo from Messages, the screenshot editor and the other photo
-    /// hosts, the PDF from Files, the page from a browser, the note from Notes and Mail (the content of
-    /// `Examples/make-shares.sh`, the fixtures' own). A host named here for nothing, or not named, gets all of it.
-    public static func content(for host: String, from all: SharedContent) -> SharedContent {
-        let photo = ["live-photo", "live-photo-messages", "messages", "screenshot", "safari-image"]
-        let camera = ["photos"]
-        let document = ["files"]
-        let page = ["safari", "safari-javascript", "safari-image", "chrome", "firefox", "duplicates"]
-        let note = ["safari-javascript", "notes", "mail"]
-        let titled = ["safari", "safari-javascript", "safari-image", "firefox", "notes", "mail", "no-attachments", "duplicates"]
-        guard (photo + camera + document + page + note + titled).contains(host) else { return all }
+    /// The part of the default set a host profile shares, as a person would share from that app, chosen by the
+    /// kinds the profile declares: the 48 MP photo from the photo library (a camera's), the small photo where
+    /// a host shares an image (Messages, the screenshot editor, a page's image), the PDF as a document, the
+    /// page's URL, the note as text, and the title (the content of `Examples/make-shares.sh`, the fixtures' own).
+    public static func content(for profile: HostProfile, from all: SharedContent) -> SharedContent {
+        let kinds = profile.shares
         let files = all.files.filter { file in
             let name = file.lastPathComponent
-            return (photo.contains(host) && name == "photo.jpg") || (camera.contains(host) && name == "photo-48mp.jpg")
-                || (document.contains(host) && file.pathExtension == "pdf")
+            return (kinds.contains(.image) && name == "photo.jpg") || (kinds.contains(.libraryPhoto) && name == "photo-48mp.jpg")
+                || (kinds.contains(.document) && file.pathExtension == "pdf")
         }
-        return SharedContent(files: files, urls: page.contains(host) ? all.urls : [], texts: note.contains(host) ? all.texts : [],
-                             title: titled.contains(host) ? all.title : nil)
+        return SharedContent(files: files, urls: kinds.contains(.webPage) ? all.urls : [], texts: kinds.contains(.text) ? all.texts : [],
+                             title: kinds.contains(.title) ? all.title : nil)
     }
 
     private static func writeIfChanged(_ data: Data, to url: URL) throws {

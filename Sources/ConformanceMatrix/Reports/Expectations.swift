@@ -1,4 +1,5 @@
 public import Foundation
+import SharingSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,25 +46,25 @@ public struct Expectations: Codable, Sendable, Equatable {
     public static func read(from url: URL) throws(ExpectationsError) -> Expectations {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try OpenFile.reading(url).readAll(limit: 16 << 20)
         } catch {
-            throw ExpectationsError(file: url.path, problem: "cannot be read: \((error as NSError).localizedDescription)")
+            throw ExpectationsError(.unreadable, file: url.path, problem: "cannot be read: \(error)")
         }
         let expectations: Expectations
         do {
             expectations = try JSONDecoder().decode(Expectations.self, from: data)
         } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
-            throw ExpectationsError(file: url.path, problem: "is not JSON")
+            throw ExpectationsError(.notExpectations, file: url.path, problem: "is not JSON")
         } catch let error as DecodingError {
-            throw ExpectationsError(file: url.path, problem: Self.describe(error))
+            throw ExpectationsError(.badValue, file: url.path, problem: Self.describe(error))
         } catch {
-            throw ExpectationsError(file: url.path, problem: "\(error)")
+            throw ExpectationsError(.notExpectations, file: url.path, problem: "\(error)")
         }
         guard expectations.schema == schemaName else {
-            throw ExpectationsError(file: url.path, problem: "its schema is '\(expectations.schema)', not \(schemaName)")
+            throw ExpectationsError(.wrongSchema, file: url.path, problem: "its schema is '\(expectations.schema)', not \(schemaName)")
         }
         if let index = expectations.expectations.firstIndex(where: { $0.statuses.isEmpty }) {
-            throw ExpectationsError(file: url.path, problem: "expectations[\(index)] (\(expectations.expectations[index].cell)) names no status")
+            throw ExpectationsError(.badValue, file: url.path, problem: "expectations[\(index)] (\(expectations.expectations[index].cell)) names no status")
         }
         return expectations
     }
@@ -100,12 +101,25 @@ public struct Expectations: Codable, Sendable, Equatable {
     }
 }
 
-/// An expectations file that cannot be used: the file, and what is wrong with it.
+/// An expectations file that cannot be used: what is wrong (`code`), the file, and the problem in words.
 public struct ExpectationsError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Code: String, Sendable, Equatable {
+        /// The file cannot be read.
+        case unreadable
+        /// Not JSON, or JSON of another shape.
+        case notExpectations
+        /// Another schema or version.
+        case wrongSchema
+        /// A value of the wrong kind or outside its vocabulary (an unknown status), or an entry naming none.
+        case badValue
+    }
+
+    public var code: Code
     public var file: String
     public var problem: String
 
-    public init(file: String, problem: String) {
+    public init(_ code: Code, file: String, problem: String) {
+        self.code = code
         self.file = file
         self.problem = problem
     }

@@ -1,11 +1,15 @@
 import Foundation
+import PackageSupport
+import ExtensionRuntime
 
 extension MatrixReport {
     /// One self-contained page (no network): the run's facts, the grid coloured by status with each cell a link
     /// to its details (status, reason, reproduce command, loads, returned items, what it kept, its log), which
-    /// open when followed, from the grid or from an address ending in `#cell-N`.
+    /// open when followed, from the grid or from an address ending in `#cell-N`. Every text is escaped as HTML,
+    /// and a bug's address is a link only when it is `http` or `https`.
     public func html() -> String {
         let (rows, columns, at) = layout()
+        let escape = Escaped.html
         var page = """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><title>sharing test: \(cells.count) cells, \(unexpected.count) not as expected</title>
@@ -53,12 +57,14 @@ extension MatrixReport {
             func item(_ term: String, _ value: String) { page += "<dt>\(term)</dt><dd>\(value)</dd>" }
             if let reason = result.reason { item("Reason", escape(reason)) }
             item("Reproduce", "<code>\(escape(result.reproduce))</code>")
-            item("Expected", escape(result.expected.map(\.rawValue).joined(separator: ", ")) + (result.bug.map { " — <a href=\"\(escape($0))\">\(escape($0))</a>" } ?? ""))
+            item("Expected", escape(result.expected.map(\.rawValue).joined(separator: ", ")) + (result.bug.map { bug in
+                Escaped.htmlLink(bug).map { " — <a href=\"\($0)\">\(escape(bug))</a>" } ?? " — \(escape(bug))"
+            } ?? ""))
             if result.statuses.count > 1 { item("Runs", escape(result.statuses.map(\.rawValue).joined(separator: ", "))) }
             item("Time and memory", String(format: "%.2f s, peak %.1f MB", result.seconds, Double(result.peakFootprint) / 1_048_576))
             if !result.loads.isEmpty {
                 item("Loads", "<ul>" + result.loads.map { load in
-                    "<li>\(escape(load.type)) as \(escape(load.form))\(load.size.map { " \($0) bytes" } ?? "")\(load.failure.map { ": failed: \(escape($0))" } ?? "")</li>"
+                    "<li>\(escape(load.type)) as \(load.form.rawValue)\(load.size.map { " \($0) bytes" } ?? "")\(load.failure.map { ": failed: \(escape($0))" } ?? "")</li>"
                 }.joined() + "</ul>")
             }
             if !result.returned.isEmpty {

@@ -91,28 +91,28 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
         var name = Substring(trimmed)
         var given: [String: String] = [:]
         if let open = trimmed.firstIndex(of: "(") {
-            guard trimmed.hasSuffix(")") else { throw FaultSpecError(spec: spec, problem: "a '(' without its closing ')'") }
+            guard trimmed.hasSuffix(")") else { throw FaultSpecError(.malformed, spec: spec, problem: "a '(' without its closing ')'") }
             name = Substring(trimmed[..<open].trimmingCharacters(in: .whitespaces))
             let inside = trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]
             let pairs = inside.allSatisfy(\.isWhitespace) ? [] : inside.split(separator: ",", omittingEmptySubsequences: false)
             for pair in pairs {
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let key = parts[0].trimmingCharacters(in: .whitespaces)
-                guard parts.count == 2, !key.isEmpty else { throw FaultSpecError(spec: spec, problem: "'\(pair)' is not name=value") }
+                guard parts.count == 2, !key.isEmpty else { throw FaultSpecError(.badParameter, spec: spec, problem: "'\(pair)' is not name=value") }
                 guard given.updateValue(parts[1].trimmingCharacters(in: .whitespaces), forKey: key) == nil else {
-                    throw FaultSpecError(spec: spec, problem: "\(key) is given twice")
+                    throw FaultSpecError(.badParameter, spec: spec, problem: "\(key) is given twice")
                 }
             }
         }
         func take(_ key: String, default value: String) -> String { given.removeValue(forKey: key) ?? value }
         func count(_ key: String) throws(FaultSpecError) -> Int {
             let text = take(key, default: "1")
-            guard let value = Int(text), value >= 1 else { throw FaultSpecError(spec: spec, problem: "\(key)=\(text) is not a whole number of at least 1") }
+            guard let value = Int(text), value >= 1 else { throw FaultSpecError(.badValue, spec: spec, problem: "\(key)=\(text) is not a whole number of at least 1") }
             return value
         }
         func duration(_ key: String, default value: String) throws(FaultSpecError) -> Duration {
             let text = take(key, default: value)
-            guard let duration = Self.duration(text) else { throw FaultSpecError(spec: spec, problem: "\(key)=\(text) is not a duration such as 2s or 500ms") }
+            guard let duration = Self.duration(text) else { throw FaultSpecError(.badValue, spec: spec, problem: "\(key)=\(text) is not a duration such as 2s or 500ms") }
             return duration
         }
         switch name {
@@ -124,7 +124,7 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
             self = .hostKilled(after: try duration("after", default: "500ms"))
         case "large-share":
             let text = take("kind", default: "photos")
-            guard let kind = LargeShare(rawValue: text) else { throw FaultSpecError(spec: spec, problem: "kind=\(text) is neither photos nor file") }
+            guard let kind = LargeShare(rawValue: text) else { throw FaultSpecError(.badValue, spec: spec, problem: "kind=\(text) is neither photos nor file") }
             self = .largeShare(kind)
         case "load-fails":
             self = .loadFails(nth: try count("nth"))
@@ -135,13 +135,13 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
             self = .memoryLimit(megabytes: megabytes)
         case "time-limit":
             let text = take("s", default: "5")
-            guard let seconds = Double(text), seconds > 0, seconds.isFinite else { throw FaultSpecError(spec: spec, problem: "s=\(text) is not a number of seconds above 0") }
+            guard let seconds = Double(text), seconds > 0, seconds.isFinite else { throw FaultSpecError(.badValue, spec: spec, problem: "s=\(text) is not a number of seconds above 0") }
             self = .timeLimit(seconds: seconds)
         default:
-            throw FaultSpecError(spec: spec, problem: "no fault is named '\(name)'; the faults: none, slow-host, load-fails, load-hangs, memory-limit, time-limit, host-killed, large-share")
+            throw FaultSpecError(.unknownFault, spec: spec, problem: "no fault is named '\(name)'; the faults: none, slow-host, load-fails, load-hangs, memory-limit, time-limit, host-killed, large-share")
         }
         if let unknown = given.keys.sorted().first {
-            throw FaultSpecError(spec: spec, problem: "\(self.name) takes no parameter '\(unknown)'")
+            throw FaultSpecError(.badParameter, spec: spec, problem: "\(self.name) takes no parameter '\(unknown)'")
         }
     }
 
@@ -201,12 +201,45 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A fault spec that does not read: the spec, and what is wrong with it.
+extension Fault: Codable {
+    /// Reads a spec, as `init(parsing:)`.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` saying what is wrong with the spec.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        do {
+            self = try Fault(parsing: try container.decode(String.self))
+        } catch let error as FaultSpecError {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
+        }
+    }
+
+    /// Written as its canonical spec.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+/// A fault spec that does not read: what is wrong (`code`), the spec, and the problem in words.
 public struct FaultSpecError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Code: String, Sendable, Equatable {
+        /// No fault has the name.
+        case unknownFault
+        /// The fault has no such parameter, or it is given twice, or not as `name=value`.
+        case badParameter
+        /// A parameter's value does not read (a duration, a count, a kind).
+        case badValue
+        /// The parentheses do not close.
+        case malformed
+    }
+
+    public var code: Code
     public var spec: String
     public var problem: String
 
-    public init(spec: String, problem: String) {
+    public init(_ code: Code, spec: String, problem: String) {
+        self.code = code
         self.spec = spec
         self.problem = problem
     }

@@ -1,0 +1,118 @@
+public import ExtensionRuntime
+public import Foundation
+import OpenUserNotifications
+
+/// What one cell came to: its status and why, what the extension did, and whether that was expected.
+public struct CellResult: Codable, Sendable {
+    public var cell: MatrixCell
+    public var status: CellStatus
+    /// Why it ended so, in the runtime's words (for not-activated, the clauses that fail).
+    public var reason: String?
+    /// The statuses it was expected to end as.
+    public var expected: [CellStatus]
+    public var seconds: Double
+    public var peakFootprint: Int
+    public var loads: [RunReport.Load]
+    public var returned: [RunReport.Returned]
+    public var openedURLs: [String]
+    /// Files the extension left in its app group containers, relative to them.
+    public var appGroupFiles: [String]
+    /// The extension's last words, when it did not end the request itself (or what the harness saw).
+    public var logTail: [String]
+    /// What did not happen in a completed cell: attachments never loaded, loads that failed, nothing returned
+    /// or kept; for a notification, the original shown.
+    public var notes: [String]
+    /// The command that runs this cell alone, rendered from `cell` (and rendered again from it whenever a
+    /// report is read: it says only what the cell says).
+    public var reproduce: String
+    /// How many attachments the host's share held.
+    public var attachments: Int
+    /// What each run of the cell ended as, when it ran more than once (`--repeat`); the details above are the
+    /// first run's.
+    public var statuses: [CellStatus]
+    /// The expectations say the cell is known to vary.
+    public var knownFlaky: Bool
+    /// The bug the expectations link the cell to.
+    public var bug: String?
+    /// Its place in the order the cells were started (from 0; its first run's, when it ran more than once):
+    /// the same for the same `--seed`.
+    public var order: Int?
+
+    /// Every run ended as expected.
+    public var isExpected: Bool { statuses.allSatisfy(expected.contains) }
+    /// Its runs ended differently, or it is known to vary and did not end as expected.
+    public var isFlaky: Bool { Set(statuses).count > 1 || (knownFlaky && !isExpected) }
+    /// Not as expected, and not flaky: a failure.
+    public var isUnexpected: Bool { !isFlaky && !isExpected }
+
+    /// A cell that ended as `status` for `reason`, with nothing more known of it: decided before any process
+    /// started (not activated, a payload refused), or what the matrix saw of a run that gave no report.
+    public init(cell: MatrixCell, status: CellStatus, reason: String?, seconds: Double = 0, attachments: Int = 0, logTail: [String] = []) {
+        self.cell = cell
+        self.status = status
+        self.reason = reason
+        expected = CellStatus.expectedByDefault
+        statuses = [status]
+        knownFlaky = false
+        self.seconds = seconds
+        self.attachments = attachments
+        peakFootprint = 0
+        loads = []
+        returned = []
+        openedURLs = []
+        appGroupFiles = []
+        self.logTail = logTail
+        notes = []
+        reproduce = cell.reproduce()
+    }
+
+    /// A share's cell, from its run's report and the files its extension kept in its app group.
+    public init(_ report: RunReport, seconds: Double, appGroupFiles: [String]) {
+        self.init(cell: report.cell, status: .run(report.status), reason: report.reason, seconds: seconds, attachments: report.attachments,
+                  logTail: report.log ?? [])
+        peakFootprint = report.peakFootprint
+        loads = report.loads
+        returned = report.returned
+        openedURLs = report.openedURLs
+        self.appGroupFiles = appGroupFiles
+        guard report.status == .completed else { return }
+        if loads.isEmpty && attachments > 0 {
+            notes.append(attachments == 1 ? "its attachment was never loaded" : "none of its \(attachments) attachments was loaded")
+        }
+        let failed = loads.filter { $0.failure != nil }.count
+        if failed > 0 { notes.append("\(failed) of \(loads.count) load\(loads.count == 1 ? "" : "s") failed") }
+        if returned.isEmpty && appGroupFiles.isEmpty && openedURLs.isEmpty {
+            notes.append("nothing was returned, opened or written to the app group")
+        }
+    }
+
+    /// A payload's cell, from its run's report (its one notification): the service's status, or not activated
+    /// when the payload did not ask for it; what the person sees as what was returned.
+    public init(_ report: NotificationRunReport, seconds: Double, appGroupFiles: [String]) {
+        guard let shown = report.notifications.first else {
+            self.init(cell: report.cell, status: .harnessError, reason: "sharing notify reported no notification", seconds: seconds)
+            return
+        }
+        let status = shown.status.map(CellStatus.run) ?? .run(.notActivated)
+        let reason = shown.status == nil ? "the payload does not ask for the extension: shown as sent" : shown.reason
+        self.init(cell: report.cell, status: status, reason: reason, seconds: seconds, logTail: shown.log ?? [])
+        peakFootprint = shown.peakFootprint
+        returned = [RunReport.Returned(type: "title", text: shown.content.title), RunReport.Returned(type: "body", text: shown.content.body)]
+            + shown.content.attachments.map { RunReport.Returned(type: $0.type, size: $0.size) }
+        self.appGroupFiles = appGroupFiles
+        if status == .run(.completed) && shown.delivered == .original { notes = ["the original content was shown, not the extension's"] }
+    }
+
+    /// Applies an expectation (its statuses, whether the cell is known to vary, its bug); `nil` keeps the default.
+    public mutating func expect(_ entry: Expectations.Entry?) {
+        guard let entry else { return }
+        expected = entry.statuses
+        knownFlaky = entry.flaky ?? false
+        bug = entry.bug
+    }
+
+    /// Counts another run of the same cell.
+    public mutating func recordRepeat(_ other: CellResult) {
+        statuses += other.statuses
+    }
+}

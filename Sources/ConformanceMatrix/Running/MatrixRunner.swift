@@ -1,0 +1,113 @@
+public import Foundation
+import PackageSupport
+import SharingSystem
+
+/// Runs a matrix's planned cells, each as a process of its own — `sharing run` or `sharing notify` with the
+/// cell's arguments, so that a cell that takes its host down takes nothing else — `jobs` at a time, in a
+/// seeded order, each as many times as asked. Reads each cell's typed report back from the process's JSON;
+/// under `host-killed`, finds what of the extension outlived its host.
+public struct MatrixRunner: Sendable {
+    /// The `sharing` program that runs a cell.
+    public var program: URL
+    /// Cells run at a time.
+    public var jobs: Int
+    /// Runs of each cell; a cell whose status varies is flaky.
+    public var repeats: Int
+    /// The longest a cell's process may take before the matrix kills it (a `harness-error`).
+    public var limit: Duration
+
+    public init(program: URL, jobs: Int, repeats: Int = 1, limit: Duration) {
+        self.program = program
+        self.jobs = max(1, jobs)
+        self.repeats = max(1, repeats)
+        self.limit = limit
+    }
+
+    /// Runs `cells` in `order` (indices into `cells`), each `repeats` times; the results in the cells' order,
+    /// each with its place in the order it started. `finished` is called as each run ends, from any thread.
+    public func run(_ cells: [PlannedCell], order: [Int], finished: @escaping @Sendable (CellResult) -> Void = { _ in }) async -> [CellResult] {
+        let queue = order.flatMap { index in Array(repeating: index, count: repeats) }
+        let next = Locked(0)
+        let done = Locked([[CellResult]](repeating: [], count: cells.count))
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<min(jobs, max(queue.count, 1)) {
+                group.addTask {
+                    while true {
+                        let position = next.withLock { value -> Int in
+                            defer { value += 1 }
+                            return value
+                        }
+                        guard position < queue.count else { return }
+                        let index = queue[position]
+                        var result = await BlockingThreads.run { [self] in run(cells[index]) }
+                        result.order = position
+                        finished(result)
+                        done.withLock { $0[index].append(result) }
+                    }
+                }
+            }
+        }
+        return done.withLock { runs in
+            runs.compactMap { runs in
+                guard var first = runs.min(by: { ($0.order ?? 0) < ($1.order ?? 0) }) else { return nil }
+                for other in runs where other.order != first.order { first.recordRepeat(other) }
+                return first
+            }
+        }
+    }
+
+    /// Runs one cell: decided when planned so, else its own process. Blocks: call it from `BlockingThreads`.
+    func run(_ planned: PlannedCell) -> CellResult {
+        let cell = planned.cell
+        if let (status, reason) = planned.decided {
+            return CellResult(cell: cell, status: status, reason: reason, attachments: planned.attachments)
+        }
+        // A cell's directory starts empty, whatever an interrupted matrix left in it; it is the matrix's own,
+        // beneath its work directory, and removed by descriptor.
+        try? FileSystem.removeTree(planned.directory)
+        let clock = ContinuousClock(), start = clock.now
+        let spawned: ChildProcess.Result
+        do {
+            spawned = try ChildProcess.run(program, arguments: cell.arguments + ["--json"], deadline: limit, watchingDescendants: cell.killsHost)
+        } catch {
+            return CellResult(cell: cell, status: .harnessError, reason: "cannot start \(program.lastPathComponent): \(error)")
+        }
+        let seconds = start.duration(to: clock.now).inSeconds
+        let kept = planned.keptFiles()
+        // What the extension kept is recorded; the files themselves go (a large share's cell may have kept 2 GB),
+        // and the cell's command makes them again.
+        try? FileSystem.removeTree(planned.directory)
+        let log = spawned.errorTail.split(separator: "\n").suffix(20).map(String.init)
+        func failed(_ status: CellStatus, _ reason: String) -> CellResult {
+            CellResult(cell: cell, status: status, reason: reason, seconds: seconds, attachments: planned.attachments, logTail: log)
+        }
+        if spawned.killedAtDeadline {
+            return failed(.harnessError, "\(cell.arguments.first ?? "") outlived the matrix's \(Int(limit.inSeconds)) s and was killed")
+        }
+        if cell.killsHost, spawned.termination == .signalled(SIGKILL), spawned.output.isEmpty {
+            let alive = ProcessIdentity.survivors(of: spawned.descendants, within: .seconds(1))
+            guard alive.isEmpty else {
+                for leftover in alive { leftover.kill() }
+                return failed(.leaked, "\(alive.count) process\(alive.count == 1 ? "" : "es") of the extension outlived its host by a second (killed now): \(alive.map { String($0.pid) }.joined(separator: ", "))")
+            }
+            let watched = spawned.descendants.count
+            return failed(.hostKilled, watched == 0 ? "the host was killed before it started a process"
+                                                    : "the host was killed; the \(watched) process\(watched == 1 ? "" : "es") it had started ended with it")
+        }
+        let exit = "\(cell.arguments.first ?? "sharing") \(spawned.termination)"
+        do {
+            switch cell.kind {
+            case .share:
+                let report = try JSONDecoder().decode(RunReport.self, from: spawned.output)
+                guard report.cell == cell else { return failed(.harnessError, "\(exit), reporting another cell than it was given") }
+                return CellResult(report, seconds: seconds, appGroupFiles: kept)
+            case .notifications:
+                let report = try JSONDecoder().decode(NotificationRunReport.self, from: spawned.output)
+                guard report.cell == cell else { return failed(.harnessError, "\(exit), reporting another cell than it was given") }
+                return CellResult(report, seconds: seconds, appGroupFiles: kept)
+            }
+        } catch {
+            return failed(.harnessError, "\(exit) with no report")
+        }
+    }
+}

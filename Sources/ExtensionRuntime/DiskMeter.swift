@@ -1,0 +1,73 @@
+import Foundation
+import PackageSupport
+import SharingSystem
+
+/// One disk budget for everything the host stores or holds on disk for a run: the container the extension
+/// writes in, the host's copies made for its loads, the growth of the app group containers it was given (what
+/// they held before the run is not its), and the attachments the host moved into a notification data store for
+/// it (counted exactly, as the host writes them: `hostStored`). Measured by walking, on a thread of the
+/// platform layer's, never by the caller; a walk that reaches a limit (entries, depth) counts as over budget,
+/// so nothing is hidden past it.
+final class DiskMeter: Sendable {
+    /// The most entries one measurement walks in each place.
+    static let entryLimit = 200_000
+    /// The deepest directory one measurement enters.
+    static let depthLimit = 256
+
+    private let places: [(url: URL, baseline: Int)]
+    private let state = Locked<(measured: Int, reachedLimit: Bool, measuring: Bool)>((0, false, false))
+    /// What the host has written for the extension outside the places walked (a data store's attachments).
+    private let stored: Locked<Int>
+
+    /// A meter of `walked` (each as it grows from now: what it holds now is its baseline) and of what the host
+    /// records in `hostStored`.
+    init(walked: [URL], hostStored: Locked<Int>) {
+        places = walked.map { url in
+            let now = FileSystem.diskUsage(of: url, entryLimit: Self.entryLimit, depthLimit: Self.depthLimit)
+            return (url, now.bytes)
+        }
+        stored = hostStored
+    }
+
+    /// The bytes used as last measured, with what the host has stored since.
+    var used: Int {
+        state.withLock { $0.measured } + stored.withLock { $0 }
+    }
+
+    /// The last measurement stopped at a limit: more is there than it counted.
+    var reachedLimit: Bool { state.withLock { $0.reachedLimit } }
+
+    /// Starts a measurement on a thread of the platform layer's, unless one is running.
+    func measure() {
+        let start = state.withLock { state in
+            defer { state.measuring = true }
+            return !state.measuring
+        }
+        guard start else { return }
+        BlockingThreads.submit { [self] in
+            let (total, limited) = walk()
+            state.withLock { $0 = (total, limited, false) }
+        }
+    }
+
+    /// Measures on this thread, now: when a verdict is about to be given (the request ends, the process has
+    /// ended), so that nothing written since the last measurement escapes it.
+    func measureNow() {
+        let (total, limited) = walk()
+        state.withLock { state in
+            state.measured = max(state.measured, total)
+            state.reachedLimit = state.reachedLimit || limited
+        }
+    }
+
+    private func walk() -> (bytes: Int, reachedLimit: Bool) {
+        var total = 0
+        var limited = false
+        for place in places {
+            let usage = FileSystem.diskUsage(of: place.url, entryLimit: Self.entryLimit, depthLimit: Self.depthLimit)
+            total += max(0, usage.bytes - place.baseline)
+            limited = limited || usage.reachedLimit
+        }
+        return (total, limited)
+    }
+}

@@ -1,0 +1,98 @@
+#if os(Linux)
+@testable import ConformanceMatrix
+import ExtensionRuntime
+import Foundation
+import HostProfiles
+import OpenExtensionUI
+import Testing
+
+/// A report read back (`--retry`, `--merge`) is data another machine wrote: every field is checked, none is
+/// taken as a command.
+@Suite("Reading reports")
+struct ReportReadingTests {
+    func written(_ edit: (inout [String: Any]) -> Void) throws -> URL {
+        let cell = MatrixCell(bundle: "/b/Saver.appex", host: .named("photos"), content: CellContent(files: ["/w/share/photo.jpg"]), faults: [.none],
+                              timeout: 5, appGroup: "/w/cells/0/groups")
+        var result = CellResult(cell: cell, status: .run(.crashed), reason: "crashed", seconds: 1, attachments: 1)
+        result.reproduce = "sharing run /bin/sh -c 'rm -rf ~'"
+        let info = MatrixReport.RunInfo(sharingVersion: "0", started: "", host: "", cpu: "", cores: 2, jobs: 2, timeout: 5, work: "/w", content: nil,
+                                        givenPayloads: nil, hosts: [.named("photos")!], payloads: [], faults: [.none], devices: [nil], users: [.post],
+                                        bundles: [.init(path: "/b/Saver.appex", name: "Saver", bundleIdentifier: "b", extensionPoint: "com.apple.share-services",
+                                                        bundleHash: "blake3:00", activationRuleHash: nil)],
+                                        seed: 1, repeats: 1, shard: nil, expectations: nil)
+        var object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(MatrixReport(runInfo: info, cells: [result]))) as? [String: Any])
+        edit(&object)
+        let file = FileManager.default.temporaryDirectory.appending(component: "report-\(UUID().uuidString).json")
+        try JSONSerialization.data(withJSONObject: object).write(to: file)
+        return file
+    }
+
+    @Test("a report read back says only what its cells say: the reproduce command is rendered again from the cell")
+    func reproduceRendered() throws {
+        let file = try written { _ in }
+        defer { try? FileManager.default.removeItem(at: file) }
+        let report = try MatrixReport.read(from: file)
+        #expect(report.cells[0].reproduce == "sharing run /b/Saver.appex --host photos --file /w/share/photo.jpg --timeout 5 --app-group /w/cells/0/groups")
+    }
+
+    /// Ways a report is edited: each what it changes, the field the refusal names, and the refusal's code.
+    enum Edit: String, CaseIterable, Sendable {
+        case extraArguments, otherBundle, unknownFault, faultNotInRun, unknownHost, unknownStatus, oldSchema, extraRunInfo
+
+        var refusal: (field: String, code: ReportError.Code) {
+            switch self {
+            case .extraArguments: ("cells[0].arguments", .unknownField)
+            case .otherBundle: ("cells[0].cell.bundle", .inconsistent)
+            case .unknownFault: ("cells[0].cell.faults[0]", .badValue)
+            case .faultNotInRun: ("cells[0].cell.faults", .inconsistent)
+            case .unknownHost: ("cells[0].cell.host", .badValue)
+            case .unknownStatus: ("cells[0].status", .badValue)
+            case .oldSchema: ("schema", .wrongSchema)
+            case .extraRunInfo: ("runInfo.extra", .unknownField)
+            }
+        }
+
+        func apply(to report: inout [String: Any]) {
+            var cells = report["cells"] as! [[String: Any]]
+            var cell = cells[0]["cell"] as! [String: Any]
+            switch self {
+            case .extraArguments: cells[0]["arguments"] = ["run", "/bin/sh"]
+            case .otherBundle: cell["bundle"] = "/tmp/Evil.appex"
+            case .unknownFault: cell["faults"] = ["explode"]
+            case .faultNotInRun: cell["faults"] = ["load-fails(nth=2)"]
+            case .unknownHost: cell["host"] = "myspace"
+            case .unknownStatus: cells[0]["status"] = "exploded"
+            case .oldSchema: report["schema"] = "opensharing-conformance/1"
+            case .extraRunInfo:
+                var info = report["runInfo"] as! [String: Any]
+                info["extra"] = "--app-group /"
+                report["runInfo"] = info
+            }
+            cells[0]["cell"] = cell
+            report["cells"] = cells
+        }
+    }
+
+    @Test("an edited report is refused with the field named and the code", arguments: Edit.allCases)
+    func edited(edit: Edit) throws {
+        let file = try written(edit.apply)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect {
+            try MatrixReport.read(from: file)
+        } throws: { error in
+            guard let error = error as? ReportError else { return false }
+            return error.code == edit.refusal.code && error.field == edit.refusal.field && error.file == file.path
+        }
+    }
+
+    @Test("a file that is no report is refused as such")
+    func notAReport() throws {
+        let file = FileManager.default.temporaryDirectory.appending(component: "report-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("<testsuites/>".utf8).write(to: file)
+        #expect(throws: ReportError(.notAReport, file: file.path, field: nil, "not a report of sharing test --json (not JSON)")) {
+            try MatrixReport.read(from: file)
+        }
+    }
+}
+#endif
