@@ -172,6 +172,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "OpenExtensionUITests",
+            dependencies: ["OpenExtensionUI", "OpenItemProvider"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "SharingShimTests",
             dependencies: ["SharingShim", "SharingSystem", "OpenItemProvider"],
             swiftSettings: strictSettings
@@ -233,7 +238,8 @@ package.targets += [
             swiftSettings: strictSettings),
     .testTarget(
         name: "ExtensionRuntimeTests",
-        dependencies: ["ExtensionRuntime", "SharingSystem", "HostProfiles", .product(name: "PropertyBased", package: "swift-property-based"),
+        dependencies: ["ExtensionRuntime", "SharingSystem", "HostProfiles", "OpenItemProvider", "OpenUserNotifications", "OpenExtensionUI",
+                       .product(name: "PropertyBased", package: "swift-property-based"),
                        .product(name: "SystemPackage", package: "swift-system")],
         // Extensions in Python that speak the wire protocol, found beside the tests' sources.
         exclude: ["Hostile"],

@@ -8,9 +8,13 @@
 #include <unistd.h>
 
 #if defined(__linux__)
+#include <linux/sockios.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/inotify.h>
+#include <sys/ioctl.h>
 #include <sys/sendfile.h>
+#include <sys/socket.h>
 #endif
 
 ssize_t csharing_copy_file_range(int from, long long *offset, int to, size_t length) {
@@ -285,6 +289,62 @@ int csharing_pidfd_send_signal(int pidfd, int signal) { (void)pidfd; (void)signa
 int csharing_pidfd_reap(int pidfd, int *status) { (void)pidfd; (void)status; errno = ENOSYS; return -1; }
 
 #endif
+
+long long csharing_queued_bytes(int pidfd, int descriptor) {
+#if defined(__linux__) && defined(SYS_pidfd_getfd)
+    int held = (int)syscall(SYS_pidfd_getfd, pidfd, descriptor, 0);
+    if (held < 0) return -1;
+    long long total = 0;
+    int domain = 0, type = 0;
+    socklen_t size = sizeof domain;
+    if (getsockopt(held, SOL_SOCKET, SO_DOMAIN, &domain, &size) == 0) {
+        size = sizeof type;
+        (void)getsockopt(held, SOL_SOCKET, SO_TYPE, &type, &size);
+        int queued = 0;
+        // A local socket's sends are charged to it until read (the kernel's own accounting, in the memory they
+        // take); a network stream's bytes wait both ways, in its send queue and its receive queue.
+        if (ioctl(held, SIOCOUTQ, &queued) == 0 && queued > 0) total += queued;
+        if (domain != AF_UNIX && ioctl(held, SIOCINQ, &queued) == 0 && queued > 0) total += queued;
+    } else {
+        int queued = 0;
+        if (ioctl(held, FIONREAD, &queued) == 0 && queued > 0) total += queued;
+    }
+    close(held);
+    return total;
+#else
+    (void)pidfd; (void)descriptor;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int csharing_watch_create(void) {
+#if defined(__linux__)
+    return inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int csharing_watch_add(int watch, const char *directory) {
+#if defined(__linux__)
+    return inotify_add_watch(watch, directory, IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ONLYDIR | IN_DONT_FOLLOW);
+#else
+    (void)watch; (void)directory;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int csharing_watch_is_directory(unsigned int mask) {
+#if defined(__linux__)
+    return (mask & IN_ISDIR) != 0 && (mask & (IN_CREATE | IN_MOVED_TO)) != 0;
+#else
+    (void)mask;
+    return 0;
+#endif
+}
 
 int csharing_descriptor_access(int descriptor) {
     int flags = fcntl(descriptor, F_GETFL);

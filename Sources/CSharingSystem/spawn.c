@@ -172,6 +172,13 @@ static void become_extension(const struct csharing_spawn_spec *spec, int report_
     }
     struct rlimit no_core = { 0, 0 };
     (void)setrlimit(RLIMIT_CORE, &no_core);
+    // Darwin's default of 256 open files a process (Apple's Technical Q&A QA1005), and a hard limit of 1024: the
+    // sockets and pipes the kernel buffers for it, which the footprint counts, are bounded however it passes them.
+    struct rlimit files;
+    if (getrlimit(RLIMIT_NOFILE, &files) != 0) { failure = errno; goto failed; }
+    if (files.rlim_max > 1024) files.rlim_max = 1024;
+    files.rlim_cur = files.rlim_max < 256 ? files.rlim_max : 256;
+    if (setrlimit(RLIMIT_NOFILE, &files) != 0) { failure = errno; goto failed; }
     if (spec->directory && chdir(spec->directory) != 0) { failure = errno; goto failed; }
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) { failure = errno; goto failed; }
     if (spec->writable && landlock_confine(spec->writable, spec->executable) != 0) { failure = errno; goto failed; }

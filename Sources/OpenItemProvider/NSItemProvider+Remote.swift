@@ -19,19 +19,4 @@ extension NSItemProvider {
             }
         }
     }
-
-    /// Runs the file loader of the first visible file representation conforming to the type, and hands
-    /// `completionHandler` the registered file itself, valid only until the handler returns: no copy is made,
-    /// so a caller that opens it there keeps it readable after. Fails as `loadFileRepresentation` does when no
-    /// such representation is registered as a file.
-    @discardableResult
-    package func loadRegisteredFile(forTypeIdentifier typeIdentifier: String,
-                                    completionHandler: @escaping @Sendable (URL?, (any Error)?) -> Void) -> Progress? {
-        let type = Self.type(for: typeIdentifier)
-        guard let representation = representation(conformingTo: type), case .file(_, let loader) = representation.source else {
-            completionHandler(nil, Self.error(.itemUnavailableError, "No file representation conforms to \(typeIdentifier); the item provider has \(availableTypesDescription)."))
-            return nil
-        }
-        return loader { url, _, error in completionHandler(url, error) }
-    }
 }

@@ -1,28 +1,5 @@
 public import Foundation
 
-/// What made a notification. Stands in for `UNNotificationTrigger`.
-open class UNNotificationTrigger: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
-    open var repeats: Bool { false }
-
-    package override init() {
-        super.init()
-    }
-
-    open func copy(with zone: NSZone? = nil) -> Any { self }
-
-    public class var supportsSecureCoding: Bool { true }
-
-    open func encode(with coder: NSCoder) {}
-
-    public required init?(coder: NSCoder) {
-        super.init()
-    }
-}
-
-/// The trigger of a notification that came from Apple's push service: what a notification service extension's
-/// request carries. The system makes these. Stands in for `UNPushNotificationTrigger`.
-open class UNPushNotificationTrigger: UNNotificationTrigger, @unchecked Sendable {}
-
 /// A notification's identifier, content and trigger. Stands in for `UNNotificationRequest`.
 open class UNNotificationRequest: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     open private(set) var identifier: String
@@ -66,42 +43,6 @@ open class UNNotificationRequest: NSObject, NSCopying, NSSecureCoding, @unchecke
         self.identifier = identifier
         self.content = content
         trigger = coder.decodeObject(forKey: "trigger") as? UNNotificationTrigger
-        super.init()
-    }
-}
-
-/// A notification the system delivered: its date and request. Stands in for `UNNotification`.
-open class UNNotification: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
-    open private(set) var date: Date
-    @NSCopying open private(set) var request: UNNotificationRequest
-
-    package init(date: Date, request: UNNotificationRequest) {
-        self.date = date
-        self.request = request
-        super.init()
-    }
-
-    open func copy(with zone: NSZone? = nil) -> Any { self }
-
-    override open func isEqual(_ object: Any?) -> Bool {
-        guard let other = object as? UNNotification else { return false }
-        return date == other.date && request == other.request
-    }
-
-    override open var hash: Int { request.hash }
-
-    public class var supportsSecureCoding: Bool { true }
-
-    open func encode(with coder: NSCoder) {
-        coder.encode(date, forKey: "date")
-        coder.encode(request, forKey: "request")
-    }
-
-    public required init?(coder: NSCoder) {
-        guard let date = coder.decodeObject(forKey: "date") as? Date,
-              let request = coder.decodeObject(forKey: "request") as? UNNotificationRequest else { return nil }
-        self.date = date
-        self.request = request
         super.init()
     }
 }

@@ -1,18 +1,5 @@
 public import Foundation
 
-/// The name of a sound file in the app's bundle or its `Library/Sounds`. Stands in for `UNNotificationSoundName`.
-public struct UNNotificationSoundName: Hashable, RawRepresentable, @unchecked Sendable {
-    public var rawValue: String
-
-    public init(_ rawValue: String) {
-        self.rawValue = rawValue
-    }
-
-    public init(rawValue: String) {
-        self.rawValue = rawValue
-    }
-}
-
 /// The sound a notification plays: the default one, a named file, a critical alert's (at a volume), or a
 /// ringtone. Stands in for `UNNotificationSound`, final here (a subclass of a sound has no use); nothing plays
 /// here, the report names the sound.

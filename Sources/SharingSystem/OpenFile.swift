@@ -46,6 +46,15 @@ package final class OpenFile: Sendable {
         return file
     }
 
+    /// The path the file is open at now, as the system names it, when it still names this very file (its device
+    /// and inode): how a file a trusted peer passed is handed over by its path.
+    package var currentPath: URL? {
+        guard let path = try? FileSystem.destinationOfSymbolicLink(URL(fileURLWithPath: "/proc/self/fd/\(descriptor)")), path.hasPrefix("/"),
+              let given = try? status(), let named = try? FileSystem.status(URL(fileURLWithPath: path)),
+              named.inode == given.inode, named.device == given.device else { return nil }
+        return URL(fileURLWithPath: path, isDirectory: given.kind == .directory)
+    }
+
     /// How a descriptor this process was given may be used: for reading, or only for writing, or not at all
     /// (`O_PATH`, which names a file without granting access to its bytes).
     package enum Access: Sendable, Equatable {

@@ -258,20 +258,24 @@ package final class ProcessTree: @unchecked Sendable {
 
     /// The tree's footprint, as the supervisor counts it (but for processes running a program of `programs`):
     /// each process's private dirty memory plus swap
-    /// (`smaps_rollup`), and the memory files its processes hold open and map nowhere (`excluding` the inodes
-    /// of those this process gave them). Reading it walks each process's page tables: about 160 µs for an idle
-    /// Swift process here.
+    /// (`smaps_rollup`), the memory files its processes hold open and map nowhere (`excluding` the inodes
+    /// of those this process gave them), and the kernel's buffers they hold through sockets and pipes (what
+    /// waits in them unread, each counted once however many hold it). Reading it walks each process's page
+    /// tables: about 160 µs for an idle Swift process here.
     package func footprint(excluding given: Set<UInt64> = [], ignoring programs: Set<String> = []) -> Int {
         var total = 0
         var mapped: Set<UInt64> = []
         var held: [UInt64: Int] = [:]
+        var buffers: [UInt64: Int] = [:]
         for member in counted(ignoring: programs) {
             total += Self.contents(of: "/proc/\(member)/smaps_rollup").flatMap(Self.footprint(smapsRollup:)) ?? 0
             mapped.formUnion(Self.mappedMemoryFiles(maps: Self.contents(of: "/proc/\(member)/maps") ?? ""))
-            for (inode, bytes) in Self.memoryFiles(of: member) { held[inode] = bytes }
+            let descriptors = Self.descriptors(of: member)
+            for (inode, bytes) in descriptors.memoryFiles { held[inode] = bytes }
+            for (inode, bytes) in descriptors.buffers { buffers[inode] = max(buffers[inode] ?? 0, bytes) }
         }
         for (inode, bytes) in held where !mapped.contains(inode) && !given.contains(inode) { total += bytes }
-        return total
+        return total + buffers.values.reduce(0, +)
     }
 
     /// The members but those running a program named in `programs` (by its file name).
@@ -309,17 +313,29 @@ package final class ProcessTree: @unchecked Sendable {
         return inodes
     }
 
-    /// The memory files a process holds open: inode and the bytes they take.
-    private static func memoryFiles(of process: Int32) -> [(UInt64, Int)] {
+    /// What a process holds through its descriptors beyond its own memory: the memory files it has open
+    /// (inode, the bytes they take), and the kernel's buffers behind its sockets and pipes (inode, the bytes
+    /// queued in them), each fetched through a process descriptor.
+    private static func descriptors(of process: Int32) -> (memoryFiles: [(UInt64, Int)], buffers: [(UInt64, Int)]) {
         let directory = "/proc/\(process)/fd"
-        guard let names = try? FileSystem.contentsOfDirectory(URL(fileURLWithPath: directory)) else { return [] }
-        return names.compactMap { name in
+        guard let names = try? FileSystem.contentsOfDirectory(URL(fileURLWithPath: directory)) else { return ([], []) }
+        let handle = csharing_pidfd_open(process)
+        defer { if handle >= 0 { Syscall.closeDescriptor(handle) } }
+        var memoryFiles: [(UInt64, Int)] = [], buffers: [(UInt64, Int)] = []
+        for name in names {
             let path = "\(directory)/\(name)"
-            guard let target = try? FileSystem.destinationOfSymbolicLink(URL(fileURLWithPath: path)), target.hasPrefix("/memfd:") else { return nil }
-            var status = stat()
-            guard stat(path, &status) == 0 else { return nil }
-            return (UInt64(status.st_ino), Int(status.st_blocks) * 512)
+            guard let target = try? FileSystem.destinationOfSymbolicLink(URL(fileURLWithPath: path)) else { continue }
+            if target.hasPrefix("/memfd:") {
+                var status = stat()
+                guard stat(path, &status) == 0 else { continue }
+                memoryFiles.append((UInt64(status.st_ino), Int(status.st_blocks) * 512))
+            } else if target.hasPrefix("socket:[") || target.hasPrefix("pipe:["), handle >= 0,
+                      let inode = UInt64(target.drop { $0 != "[" }.dropFirst().prefix { $0 != "]" }), let number = CInt(name) {
+                let bytes = csharing_queued_bytes(handle, number)
+                if bytes > 0 { buffers.append((inode, Int(bytes))) }
+            }
         }
+        return (memoryFiles, buffers)
     }
 
     /// The sum of the lines `keys` name, each "Key: N kB".

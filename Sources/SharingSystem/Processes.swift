@@ -6,13 +6,18 @@ import Musl
 import Darwin
 #endif
 import CSharingSystem
-import Foundation
+package import Foundation
 import PackageSupport
 
 /// This process and others, by identifier.
 package enum Processes {
     /// This process's identifier.
     package static var current: Int32 { getpid() }
+
+    /// The program this process runs, by the path the system knows it at (else as it was invoked).
+    package static var currentExecutable: URL {
+        URL(fileURLWithPath: (try? FileSystem.destinationOfSymbolicLink(URL(fileURLWithPath: "/proc/self/exe"))) ?? CommandLine.arguments[0])
+    }
 
     /// Makes standard output line-buffered: each line printed is written as it is printed, so that a program
     /// killed a moment later has said it.

@@ -85,6 +85,11 @@ package enum TreeCopier {
     ///
     /// - Parameter progress: told the bytes copied so far; returning `false` cancels.
     /// - Throws: `SystemError`; what was copied is removed on failure or cancellation.
+    /// Copies the directory `source` is open on, as `copyTree(from:to:)` copies one by its path.
+    package static func copyTree(of source: OpenFile, to destination: URL) throws(SystemError) -> Result {
+        try copyTree(from: URL(fileURLWithPath: "/proc/self/fd/\(source.descriptor)/."), to: destination)
+    }
+
     package static func copyTree(from source: URL, to destination: URL,
                                  progress: (Int64) -> Bool = { _ in true }) throws(SystemError) -> Result {
         guard let status = try FileSystem.status(source), status.kind == .directory else {

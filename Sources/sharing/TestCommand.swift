@@ -235,9 +235,7 @@ struct TestCommand: AsyncParsableCommand {
     }
 
     /// This program, which runs each cell.
-    static var program: URL {
-        URL(fileURLWithPath: (try? FileSystem.destinationOfSymbolicLink(URL(fileURLWithPath: "/proc/self/exe"))) ?? CommandLine.arguments[0])
-    }
+    static var program: URL { Processes.currentExecutable }
 
     private func startServer(serving directory: URL) throws(BadInput) -> LoopbackFileServer {
         do {

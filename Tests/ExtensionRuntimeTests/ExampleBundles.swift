@@ -41,10 +41,11 @@ enum ExampleBundles {
         return bundle
     }
 
-    /// An executable script as an extension: a bundle whose program is `script` (with its #! line).
+    /// An executable script as an extension: a bundle whose program is `script` (with its #! line), its
+    /// Info.plist `example`'s (a share extension's, or `NotificationProber` for a notification service).
     @discardableResult
-    static func script(_ script: String, in directory: URL, named name: String) throws -> URL {
-        try make("NeverCompletes", in: directory, named: name) { $0["CFBundleExecutable"] = name }
+    static func script(_ script: String, in directory: URL, named name: String, as example: String = "NeverCompletes") throws -> URL {
+        try make(example, in: directory, named: name) { $0["CFBundleExecutable"] = name }
         let bundle = directory.appendingPathComponent("\(name).appex")
         let program = bundle.appendingPathComponent(name)
         try FileManager.default.removeItem(at: program)

@@ -4,7 +4,7 @@ import SharingSystem
 import Testing
 
 /// The extension's end of the protocol, driven by a test standing in for the host: a host message the
-/// extension's runtime cannot read ends the extension with `HostConnection.unreadableHostStatus`, after it
+/// extension's runtime cannot read ends the extension with `ExtensionEndpoint.unreadableHostStatus`, after it
 /// says why in its log, and the real host reports that as a protocol violation.
 @Suite("The extension's side: a host it cannot read")
 struct ExtensionSideTests {
@@ -44,7 +44,7 @@ struct ExtensionSideTests {
         let ending = try await converse { channel in
             try channel.send(Array("OS\u{1}\u{20}garbage".utf8))
         }
-        #expect(ending.termination == .exited(HostConnection.unreadableHostStatus), "\(ending.log)")
+        #expect(ending.termination == .exited(ExtensionEndpoint.unreadableHostStatus), "\(ending.log)")
         #expect(ending.log.contains("the request"), "\(ending.log)")
     }
 
@@ -60,7 +60,7 @@ struct ExtensionSideTests {
                   case .load = try RuntimeMessage.decode(load.bytes, descriptors: load.files.count) else { return }
             try channel.send(Array("OS".utf8) + [9, 33])
         }
-        #expect(ending.termination == .exited(HostConnection.unreadableHostStatus), "\(ending.log)")
+        #expect(ending.termination == .exited(ExtensionEndpoint.unreadableHostStatus), "\(ending.log)")
         #expect(ending.log.contains("the host sent a message this runtime cannot read (message version 9; this runtime speaks version 1)"),
                 "\(ending.log)")
     }

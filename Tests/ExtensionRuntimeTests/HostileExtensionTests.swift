@@ -14,11 +14,12 @@ enum HostileBundle {
     static let scripts = ExampleBundles.repository.appendingPathComponent("Tests/ExtensionRuntimeTests/Hostile")
 
     /// `Name.appex` in `directory` whose program is `script`, its `{KEY}`s replaced by `substitutions`.
-    static func make(_ script: String, in directory: URL, named name: String, _ substitutions: [String: String] = [:]) throws -> URL {
+    static func make(_ script: String, in directory: URL, named name: String, _ substitutions: [String: String] = [:],
+                     as example: String = "NeverCompletes") throws -> URL {
         var text = try String(contentsOf: scripts.appendingPathComponent(script), encoding: .utf8)
         for (key, value) in substitutions { text = text.replacingOccurrences(of: "{\(key)}", with: value) }
         let program = "#!/usr/bin/env python3\nimport os, sys\nsys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))\n" + text
-        let bundle = try ExampleBundles.script(program, in: directory, named: name)
+        let bundle = try ExampleBundles.script(program, in: directory, named: name, as: example)
         try FileManager.default.copyItem(at: scripts.appendingPathComponent("wire.py"), to: bundle.appendingPathComponent("wire.py"))
         return bundle
     }

@@ -268,12 +268,18 @@ struct ReliabilityTests {
             try await Task.sleep(for: .milliseconds(5))
         }
         #expect(!ProcessCensus.isAlive(orphan), "the extension outlived its host by a second")
-        // The dead host could not remove its extension's container; the next host to start one does.
+        // The dead host could not remove its extension's container; the next host process to start an extension
+        // does, while its own run goes on, and has by the time its run ends.
         host.waitUntilExit()
         let leftBehind = "\(host.processIdentifier)-NeverCompletes-"
         #expect(ProcessCensus.containers(of: "NeverCompletes").contains { $0.hasPrefix(leftBehind) })
-        let next = try ExtensionBundle(url: ExampleBundles.make("Uppercase", in: directory))
-        _ = try await ExtensionHost().run(next, items: [])
+        let next = Process()
+        next.executableURL = ExampleBundles.products.appendingPathComponent("sharing")
+        next.arguments = ["run", try ExampleBundles.make("Uppercase", in: directory).path, "--host", "notes", "--text", "hello"]
+        next.standardOutput = FileHandle.nullDevice
+        try next.run()
+        next.waitUntilExit()
+        #expect(next.terminationStatus == 0)
         #expect(!ProcessCensus.containers(of: "NeverCompletes").contains { $0.hasPrefix(leftBehind) })
     }
 

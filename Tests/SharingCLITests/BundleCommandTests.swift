@@ -30,6 +30,30 @@ struct BundleCommandTests {
         </plist>
         """
 
+    @Test("an Info.plist whose arrays share their children 40 deep (a few hundred bytes, 2^40 values unshared) is refused, exit 2, by the bounded reader")
+    func sharedChildren() async throws {
+        try await withTemporaryDirectory { directory in
+            let plist = directory.appending(path: "Info.plist")
+            // Python's plistlib writes an object it meets twice once, and refers to it: a DAG.
+            let made = Process()
+            made.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            made.arguments = ["python3", "-c", """
+                import plistlib, sys
+                value = "leaf"
+                for _ in range(40): value = [value, value]
+                open(sys.argv[1], "wb").write(plistlib.dumps({"CFBundleExecutable": "x", "Nested": value}, fmt=plistlib.FMT_BINARY))
+                """, plist.path]
+            try made.run()
+            made.waitUntilExit()
+            #expect(try Data(contentsOf: plist).count < 2000)
+            let program = Sharing.executable.deletingLastPathComponent().appending(path: "Uppercase")
+            let result = try await Sharing.run(["bundle", program.path, "--info-plist", plist.path, "--output", directory.appending(path: "out").path])
+            #expect(result.status == 2, "\(result.standardOutput)\(result.standardError)")
+            #expect(result.standardError.hasPrefix("sharing: error: --info-plist \(plist.path): "), "\(result.standardError)")
+            #expect(result.standardError.contains("more than"), "\(result.standardError)")
+        }
+    }
+
     @Test("variables expanded, generated keys filled in, resources at the top; what it makes is a bundle the runtime reads")
     func bundle() async throws {
         try await withTemporaryDirectory { directory in

@@ -93,6 +93,47 @@ struct NotifyCommandTests {
         }
     }
 
+    @Test("a payload Apple accepts but no message could carry to the extension (nested 70 deep, or expanding past 64 KiB) is refused before any process starts, exit 2, saying why")
+    func uncarried() async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("NotificationProber", in: directory)
+            let deep = String(repeating: #"{"a":"#, count: 70) + "1" + String(repeating: "}", count: 70)
+            let nested = try write(#"{"aps": {"alert": {"title": "T"}, "mutable-content": 1}, "deep": \#(deep)}"#, named: "deep.json", in: directory)
+            var result = try await Sharing.run(["notify", bundle.path, "--payload", nested])
+            #expect(result.status == 2)
+            #expect(result.standardError == "sharing: error: --payload \(nested) nests 72 deep; the runtime carries a payload at most 64 levels deep to the extension\n", "\(result.standardError)")
+            let format = String(repeating: "%1$@", count: 60), argument = String(repeating: "x", count: 1700)
+            let expanding = try write(#"{"aps": {"alert": {"title-loc-key": "\#(format)", "title-loc-args": ["\#(argument)"]}, "mutable-content": 1}}"#,
+                                      named: "expanding.json", in: directory)
+            result = try await Sharing.run(["notify", bundle.path, "--payload", expanding])
+            #expect(result.status == 2)
+            #expect(result.standardError.contains("once its localization arguments are expanded; the runtime carries at most 65536"), "\(result.standardError)")
+        }
+    }
+
+    @Test("listing the delivered notifications after several large ones: the answer the host sends fits a message, the newest kept; the extension completes")
+    func deliveredFits() async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("NotificationProber", in: directory)
+            // Each title expands to 18,000 characters: four of them are more than one message holds.
+            let format = String(repeating: "%1$@", count: 60), argument = String(repeating: "y", count: 300)
+            var payloads: [String] = []
+            for index in 0..<5 {
+                let probe = index == 4 ? #", "probe": "center""# : ""
+                payloads += ["--payload", try write(#"{"aps": {"alert": {"title-loc-key": "\#(format)", "title-loc-args": ["\#(argument)"], "body": "n\#(index)"}, "mutable-content": 1}\#(probe)}"#,
+                                                    named: "large-\(index).json", in: directory)]
+            }
+            let result = try await Sharing.run(["notify", bundle.path] + payloads + ["--json"])
+            #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+            let run = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            let last = try #require((run["notifications"] as? [[String: Any]])?.last)
+            #expect(last["status"] as? String == "completed")
+            let subtitle = try #require((last["content"] as? [String: Any])?["subtitle"] as? String)
+            let listed = subtitle.dropFirst("delivered ".count).split(separator: "|")
+            #expect(listed.count >= 1 && listed.count < 4, "\(subtitle.prefix(200))")
+        }
+    }
+
     @Test("bad input is exit 2 naming what is wrong: a payload over 4096 bytes, one that is not JSON, a bundle that is no notification service")
     func badInput() async throws {
         try await withTemporaryDirectory { directory in

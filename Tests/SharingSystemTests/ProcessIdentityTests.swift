@@ -76,3 +76,40 @@ struct ProcessIdentityTests {
     }
 }
 #endif
+
+#if os(Linux)
+/// A child run to its end with a deadline, as the matrix runs each cell.
+@Suite("Children run to their end")
+struct ChildRunTests {
+    @Test("what it prints, how it ended; its standard error's end kept")
+    func output() throws {
+        let result = try ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "echo out; echo err >&2; exit 3"], deadline: .seconds(30))
+        #expect(String(decoding: result.output, as: UTF8.self) == "out\n")
+        #expect(result.errorTail == "err\n")
+        #expect(result.termination == .exited(3))
+        #expect(!result.killedAtDeadline)
+    }
+
+    @Test("past its deadline it is killed through its process descriptor, and said so")
+    func deadline() throws {
+        let clock = ContinuousClock(), start = clock.now
+        let result = try ChildProcess.run(URL(fileURLWithPath: "/bin/sleep"), arguments: ["30"], deadline: .milliseconds(300))
+        #expect(result.killedAtDeadline)
+        #expect(result.termination == .signalled(SIGKILL))
+        #expect(start.duration(to: clock.now) < .seconds(10))
+    }
+
+    @Test("the processes it starts are seen while it runs")
+    func descendants() throws {
+        let result = try ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "sleep 0.5 & wait"], deadline: .seconds(30),
+                                          watchingDescendants: true)
+        #expect(result.termination == .exited(0))
+        #expect(!result.descendants.isEmpty)
+    }
+
+    @Test("a program that is not there is an error naming it")
+    func missing() {
+        #expect(throws: SystemError.self) { try ChildProcess.run(URL(fileURLWithPath: "/nonexistent/program"), arguments: [], deadline: .seconds(1)) }
+    }
+}
+#endif

@@ -66,3 +66,45 @@ private final class Swapper: @unchecked Sendable {
         done.wait()
     }
 }
+
+/// Walking and removing large trees: each directory read once through.
+@Suite("Large trees")
+struct LargeTreeTests {
+    /// Makes `count` empty files in `directory` (and `nested` levels of one subdirectory each, a file at each).
+    func populate(_ directory: URL, count: Int, nested: Int = 0) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for number in 0..<count {
+            let descriptor = open(directory.appending(path: "f\(number)").path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o644)
+            #expect(descriptor >= 0)
+            close(descriptor)
+        }
+        var level = directory
+        for depth in 0..<nested {
+            level = level.appending(path: "d")
+            try FileManager.default.createDirectory(at: level, withIntermediateDirectories: true)
+            try Data("level \(depth)".utf8).write(to: level.appending(path: "file"))
+        }
+    }
+
+    @Test("a directory of more names than one batch of the removal reads is removed whole, with what is nested in it")
+    func removeManyFiles() throws {
+        let base = FileManager.default.temporaryDirectory.appending(path: "opensharing-large-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        try populate(base.appending(path: "tree"), count: FileSystem.removalBatch + 1000, nested: 40)
+        try FileSystem.removeTree(base.appending(path: "tree"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base.path).isEmpty)
+    }
+
+    @Test("the disk meter says when it stopped at its entry or depth limit, and counts whole below them")
+    func meterLimits() throws {
+        let base = FileManager.default.temporaryDirectory.appending(path: "opensharing-meter-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        try populate(base, count: 50, nested: 10)
+        let whole = FileSystem.diskUsage(of: base, entryLimit: 1000, depthLimit: 64)
+        #expect(!whole.reachedLimit && whole.bytes > 0)
+        #expect(FileSystem.diskUsage(of: base, entryLimit: 20, depthLimit: 64).reachedLimit)
+        #expect(FileSystem.diskUsage(of: base, entryLimit: 1000, depthLimit: 5).reachedLimit)
+        #expect(FileSystem.regularFiles(beneath: base, entryLimit: 1000).count == 60)
+        #expect(FileSystem.regularFiles(beneath: base, entryLimit: 1000).contains("d/d/file"))
+    }
+}

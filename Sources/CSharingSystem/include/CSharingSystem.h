@@ -120,6 +120,21 @@ struct csharing_spawned {
     int namespaced;
 };
 
+/// The bytes the kernel holds queued for descriptor `descriptor` of the process `pidfd` names, fetched with
+/// pidfd_getfd: a local socket's sends not yet read (its send memory), a network socket's send and receive
+/// queues, a pipe's unread bytes. -1 with errno when the descriptor cannot be fetched.
+long long csharing_queued_bytes(int pidfd, int descriptor);
+
+/// A watch of directories for writes (inotify), non-blocking and close-on-exec; -1 with errno.
+int csharing_watch_create(void);
+
+/// Adds `directory` (not following a link) to `watch`: files created, written, closed after writing or moved
+/// into it. The watch descriptor, or -1 with errno.
+int csharing_watch_add(int watch, const char *directory);
+
+/// Whether an event's mask says a directory was created or moved in (to be watched too).
+int csharing_watch_is_directory(unsigned int mask);
+
 /// What a descriptor grants: 0 reading, 1 writing only, 2 nothing but naming its file (O_PATH); -1 with errno
 /// for a descriptor that is not open.
 int csharing_descriptor_access(int descriptor);

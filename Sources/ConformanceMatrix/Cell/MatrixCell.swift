@@ -1,5 +1,5 @@
 public import ExtensionRuntime
-public import Foundation
+import Foundation
 public import HostProfiles
 public import OpenExtensionUI
 
@@ -125,22 +125,4 @@ public struct MatrixCell: Sendable, Hashable {
     private static func stem(_ path: String) -> String {
         URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
     }
-}
-
-/// What a host shares: files, web URLs, text and a title, as given (paths as given, URLs as written).
-public struct CellContent: Codable, Sendable, Hashable {
-    public var files: [String]
-    public var urls: [String]
-    public var texts: [String]
-    public var title: String?
-
-    public init(files: [String] = [], urls: [String] = [], texts: [String] = [], title: String? = nil) {
-        self.files = files
-        self.urls = urls
-        self.texts = texts
-        self.title = title
-    }
-
-    /// Whether nothing is shared.
-    public var isEmpty: Bool { files.isEmpty && urls.isEmpty && texts.isEmpty && title == nil }
 }

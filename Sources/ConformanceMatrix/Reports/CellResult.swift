@@ -1,5 +1,5 @@
-public import ExtensionRuntime
-public import Foundation
+import ExtensionRuntime
+import Foundation
 import OpenUserNotifications
 
 /// What one cell came to: its status and why, what the extension did, and whether that was expected.

@@ -1,8 +1,5 @@
 public import Foundation
 import SharingSystem
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What cells are expected to end as, where the default (completed, cancelled, not activated) is not what a
 /// bundle's author expects: `sharing test --expect FILE`, written by `--update-expectations` as wpt's metadata
@@ -71,7 +68,7 @@ public struct Expectations: Codable, Sendable, Equatable {
 
     /// The entry deciding `cell`: the first whose pattern matches its identifier.
     public func entry(for cell: MatrixCell) -> Entry? {
-        expectations.first { entry in entry.cell == cell.identifier || fnmatch(entry.cell, cell.identifier, 0) == 0 }
+        expectations.first { entry in entry.cell == cell.identifier || Glob(entry.cell).matches(cell.identifier) }
     }
 
     /// The expectations that make `results` as expected: an entry for each cell that did not end as the default
@@ -99,30 +96,4 @@ public struct Expectations: Codable, Sendable, Equatable {
         @unknown default: return "\(error)"
         }
     }
-}
-
-/// An expectations file that cannot be used: what is wrong (`code`), the file, and the problem in words.
-public struct ExpectationsError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: String, Sendable, Equatable {
-        /// The file cannot be read.
-        case unreadable
-        /// Not JSON, or JSON of another shape.
-        case notExpectations
-        /// Another schema or version.
-        case wrongSchema
-        /// A value of the wrong kind or outside its vocabulary (an unknown status), or an entry naming none.
-        case badValue
-    }
-
-    public var code: Code
-    public var file: String
-    public var problem: String
-
-    public init(_ code: Code, file: String, problem: String) {
-        self.code = code
-        self.file = file
-        self.problem = problem
-    }
-
-    public var description: String { "\(file): \(problem)" }
 }

@@ -1,5 +1,5 @@
 public import ExtensionRuntime
-public import Foundation
+import Foundation
 public import HostProfiles
 public import OpenExtensionUI
 import PackageSupport

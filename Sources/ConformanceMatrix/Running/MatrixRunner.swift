@@ -26,6 +26,10 @@ public struct MatrixRunner: Sendable {
     /// Runs `cells` in `order` (indices into `cells`), each `repeats` times; the results in the cells' order,
     /// each with its place in the order it started. `finished` is called as each run ends, from any thread.
     public func run(_ cells: [PlannedCell], order: [Int], finished: @escaping @Sendable (CellResult) -> Void = { _ in }) async -> [CellResult] {
+        // What an interrupted matrix left of its cells is moved aside at once and removed while these run: no
+        // cell waits for it.
+        let leftovers = Self.moveAside(cells.first?.directory.deletingLastPathComponent())
+        async let removed: Void = BlockingThreads.run { if let leftovers { try? FileSystem.removeTree(leftovers) } }
         let queue = order.flatMap { index in Array(repeating: index, count: repeats) }
         let next = Locked(0)
         let done = Locked([[CellResult]](repeating: [], count: cells.count))
@@ -47,6 +51,7 @@ public struct MatrixRunner: Sendable {
                 }
             }
         }
+        await removed
         return done.withLock { runs in
             runs.compactMap { runs in
                 guard var first = runs.min(by: { ($0.order ?? 0) < ($1.order ?? 0) }) else { return nil }
@@ -56,15 +61,19 @@ public struct MatrixRunner: Sendable {
         }
     }
 
+    /// Renames `directory`, when there is one, to a name of its own beside it: where it was is free at once.
+    private static func moveAside(_ directory: URL?) -> URL? {
+        guard let directory, (try? FileSystem.status(directory, followingLinks: false)) ?? nil != nil else { return nil }
+        let aside = directory.deletingLastPathComponent().appending(component: ".\(directory.lastPathComponent)-removing-\(UUID().uuidString)")
+        return (try? FileSystem.renameNoReplace(directory, to: aside)) != nil ? aside : nil
+    }
+
     /// Runs one cell: decided when planned so, else its own process. Blocks: call it from `BlockingThreads`.
     func run(_ planned: PlannedCell) -> CellResult {
         let cell = planned.cell
         if let (status, reason) = planned.decided {
             return CellResult(cell: cell, status: status, reason: reason, attachments: planned.attachments)
         }
-        // A cell's directory starts empty, whatever an interrupted matrix left in it; it is the matrix's own,
-        // beneath its work directory, and removed by descriptor.
-        try? FileSystem.removeTree(planned.directory)
         let clock = ContinuousClock(), start = clock.now
         let spawned: ChildProcess.Result
         do {

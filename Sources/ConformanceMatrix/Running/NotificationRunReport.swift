@@ -1,5 +1,5 @@
 public import ExtensionRuntime
-public import Foundation
+import Foundation
 import OpenUserNotifications
 
 /// What a notification service's run came to, as `sharing notify --json` prints it and the conformance matrix
@@ -23,49 +23,4 @@ public struct NotificationRunReport: Codable, Sendable {
 
     /// A notification fell back to its original because the extension failed.
     public var hasFault: Bool { notifications.contains(where: \.isFault) }
-}
-
-/// One notification as shown, and why.
-public struct NotificationReport: Codable, Sendable {
-    /// An attachment the system dropped, with its `UNError` code.
-    public struct Rejected: Codable, Sendable, Equatable {
-        public var identifier: String
-        public var code: Int
-        public var message: String
-    }
-
-    /// The payload's file.
-    public var payload: String
-    public var identifier: String
-    /// Whose content is shown: the extension's, the original, or nothing.
-    public var delivered: NotificationDelivery.Shown
-    /// How the extension's part ended; `nil` when the payload did not ask for the extension.
-    public var status: ExtensionStatus?
-    public var reason: String?
-    /// The content came from `serviceExtensionTimeWillExpire()`.
-    public var expired: Bool
-    public var content: ShownContent
-    public var rejectedAttachments: [Rejected]
-    /// How many times the extension called its content handler (only the first counts).
-    public var handlerCalls: Int
-    public var peakFootprint: Int
-    /// The extension's last words, when it failed.
-    public var log: [String]?
-
-    init(_ delivery: NotificationDelivery, processes: [ExtensionRun]) {
-        payload = delivery.payload
-        identifier = delivery.identifier
-        delivered = delivery.shown
-        status = delivery.status
-        reason = delivery.reason
-        expired = delivery.expired
-        content = delivery.content
-        rejectedAttachments = delivery.rejectedAttachments.map { Rejected(identifier: $0.identifier, code: $0.code.rawValue, message: $0.message) }
-        handlerCalls = delivery.handlerCalls
-        peakFootprint = delivery.peakFootprint
-        if delivery.isFault, let process = delivery.process, processes.indices.contains(process) { log = processes[process].lastWords() }
-    }
-
-    /// The extension was asked and its content is not what is shown.
-    public var isFault: Bool { status != nil && delivered == .original }
 }

@@ -1,7 +1,7 @@
 public import ExtensionRuntime
-public import Foundation
-public import OpenExtensionUI
-public import OpenItemProvider
+import Foundation
+import OpenExtensionUI
+import OpenItemProvider
 import OpenUniformTypeIdentifiers
 import PackageSupport
 

@@ -3,8 +3,8 @@
 import array, os, socket, struct, sys
 
 VERSION = 1
-READY, LOAD, CANCEL_LOAD, OPEN_URL, COMPLETE, CANCEL = 1, 2, 3, 4, 5, 6
-REQUEST, LOADED, OPENED_URL, TIME_WARNING, PROGRESS, STREAM_ENDED = 32, 33, 34, 35, 36, 37
+READY, LOAD, CANCEL_LOAD, OPEN_URL, COMPLETE, CANCEL, ALERT, DELIVER, CENTER = 1, 2, 3, 4, 5, 6, 7, 8, 9
+REQUEST, LOADED, OPENED_URL, TIME_WARNING, PROGRESS, STREAM_ENDED, ENDED, NOTIFICATION, CENTER_ANSWER = 32, 33, 34, 35, 36, 37, 38, 39, 40
 DATA, FILE, ITEM, FILE_IN_PLACE = 1, 2, 3, 4
 
 def message(kind, body=b""):
@@ -39,6 +39,27 @@ def complete(items):
                 body += string(type_identifier) + bytes([form, 1, tag]) + payload
                 fds += descriptors
     return body, fds
+
+def f64(value): return struct.pack("<d", value)
+
+def content(title="t", body="b", attachments=()):
+    """A notification's content as the extension gives it back; attachments: [(identifier, url, type, carries_file)]."""
+    out = string(title) + string("") + string(body) + b"\x00" + b"\x00" + string("") + b"\x08" + u32(0)
+    out += u32(len(attachments))
+    for identifier, url, type_identifier, carries in attachments:
+        out += string(identifier) + string(url) + string(type_identifier) + b"\x00" + b"\x00" + f64(-1.0) + (b"\x01" if carries else b"\x00")
+    return out + string("") + string("") + b"\x00" + bytes([1]) + f64(0.0) + b"\x00" + string("") + u64(0)
+
+def deliver(sock, index, body, fds=()):
+    """Gives notification `index` its content (`content(...)`), its attachments' files as `fds`."""
+    send_on(sock, message(DELIVER, u32(index) + body), fds)
+
+def notification(sock):
+    """Waits for the next notification: its index."""
+    while True:
+        kind, body, fds = receive(sock)
+        if kind == NOTIFICATION:
+            return struct.unpack("<I", body[:4])[0]
 
 boot = socket.socket(fileno=3)
 

@@ -29,7 +29,7 @@ public enum ExtensionProcess {
         let (connection, first) = start(String(reflecting: Principal.self))
         guard case .request(let request) = first else {
             say("the host sent a notification to an extension that is not a notification service; ending")
-            exit(HostConnection.unreadableHostStatus)
+            exit(ExtensionEndpoint.unreadableHostStatus)
         }
         let context = NSExtensionContext(inputItems: connection.inputItems(request))
         context.openURLHandler = { url, reply in connection.open(url, reply) }
@@ -104,7 +104,7 @@ public enum ExtensionProcess {
         let (connection, first) = start(String(reflecting: Service.self))
         guard case .notification(let index, let identifier, let content) = first else {
             say("the host sent a share request to a notification service; ending")
-            exit(HostConnection.unreadableHostStatus)
+            exit(ExtensionEndpoint.unreadableHostStatus)
         }
         NotificationCenterStore.current = HostNotificationCenter(connection: connection)
         @Sendable func receive(_ index: UInt32, _ identifier: String, _ content: WireContent) {
@@ -139,7 +139,7 @@ public enum ExtensionProcess {
 
     /// Checks the Info.plist's principal against `named`, the type the program runs; connects to the host, and
     /// waits for its first message.
-    private static func start(_ named: String) -> (HostConnection, RuntimeMessage) {
+    private static func start(_ named: String) -> (ExtensionEndpoint, RuntimeMessage) {
         // Every line the extension prints reaches its log as it is printed, even if it is killed a moment later.
         Processes.lineBufferStandardOutput()
         switch declaredPrincipal() {
@@ -152,11 +152,11 @@ public enum ExtensionProcess {
                  + "\(declared.principal.map { "\"\($0)\"" } ?? "nowhere"), but the program runs \(named)")
         }
         do {
-            let connection = try HostConnection.connect()
+            let connection = try ExtensionEndpoint.connect()
             return (connection, try connection.awaitRequest())
         } catch let violation as ProtocolViolation {
             say("cannot start the request: \(violation.message)")
-            exit(HostConnection.unreadableHostStatus)
+            exit(ExtensionEndpoint.unreadableHostStatus)
         } catch {
             fail("cannot start the request: \(error)")
         }

@@ -7,7 +7,7 @@ import SharingSystem
 
 /// The extension's end of the connection: its loads wait here for the host's answers, each answered once —
 /// by the host, by the consumer's cancellation, or by the host's going away, whichever comes first.
-final class HostConnection: Sendable {
+final class ExtensionEndpoint: Sendable {
     private let channel: PacketChannel
     private let pending = Locked<Pending>(Pending())
 
@@ -45,11 +45,11 @@ final class HostConnection: Sendable {
     /// Says the extension is ready on descriptor 3, handing the host one end of a socket pair this process
     /// makes: the host checks with SO_PEERCRED that its maker is the process it started, and the request goes
     /// on over that pair.
-    static func connect() throws(SystemError) -> HostConnection {
+    static func connect() throws(SystemError) -> ExtensionEndpoint {
         let bootstrap = PacketChannel(adopting: 3, name: "the host")
         let (channel, hostEnd) = try PacketChannel.pair(name: "the host")
         try bootstrap.send(RuntimeMessage.ready(process: Processes.current).encoded().bytes, channels: [hostEnd])
-        return HostConnection(channel: channel)
+        return ExtensionEndpoint(channel: channel)
     }
 
     /// The first message: the request, or a notification service's first notification.

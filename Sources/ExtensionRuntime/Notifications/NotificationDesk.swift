@@ -1,5 +1,5 @@
-public import Foundation
-public import OpenUserNotifications
+import Foundation
+import OpenUserNotifications
 #if canImport(Darwin)
 import UniformTypeIdentifiers
 #else
@@ -7,111 +7,6 @@ import OpenUniformTypeIdentifiers
 #endif
 import PackageSupport
 import SharingSystem
-
-/// How one notification was shown, as iOS would show it after its notification service extension.
-public struct NotificationDelivery: Sendable {
-    /// Whose content was shown.
-    public enum Shown: String, Sendable, Codable {
-        /// The extension's content (from `didReceive`, or from `serviceExtensionTimeWillExpire()`).
-        case modified
-        /// The payload's content as it is: the extension was not asked, or it failed.
-        case original
-        /// Nothing: the extension passed content with nothing to show, and has the filtering entitlement.
-        case suppressed
-    }
-
-    /// The payload's name (its file).
-    public var payload: String
-    /// The request's identifier.
-    public var identifier: String
-    public var shown: Shown
-    /// How the extension's part ended, in the runtime's vocabulary (`completed` when its handler was called);
-    /// `nil` when the payload did not ask for the extension.
-    public var status: ExtensionStatus?
-    /// Why the content is not the extension's, or why nothing was shown.
-    public var reason: String?
-    /// The content came from `serviceExtensionTimeWillExpire()`: the handler's first call came after the time ran out.
-    public var expired = false
-    /// What is shown (for a suppressed notification, the content the extension passed).
-    public var content: ShownContent
-    /// The attachments the system dropped, each with its `UNError` code.
-    public var rejectedAttachments: [RejectedAttachment] = []
-    /// How many times the extension called its content handler for this notification (only the first counts).
-    public var handlerCalls = 0
-    /// The extension's peak footprint while it handled this notification, in bytes.
-    public var peakFootprint = 0
-    /// The run's process that served it (an index into `NotificationRuns.processes`), if one did.
-    public var process: Int?
-
-    /// The extension was asked and its content is not what is shown: it was killed, crashed, ran out of time
-    /// without calling its handler, or passed content that cannot be shown.
-    public var isFault: Bool { status != nil && shown == .original }
-}
-
-/// A notification's content as the person sees it (and as `sharing notify --json` prints it).
-public struct ShownContent: Sendable, Equatable, Codable {
-    public var title: String
-    public var subtitle: String
-    public var body: String
-    public var badge: Int?
-    /// The sound, as `UNNotificationSound` names it (`default`, a file's name, `critical …`); `nil` for none.
-    public var sound: String?
-    public var launchImageName: String
-    public var threadIdentifier: String
-    public var categoryIdentifier: String
-    public var targetContentIdentifier: String?
-    /// `passive`, `active`, `time-sensitive` or `critical`.
-    public var interruptionLevel: String
-    public var relevanceScore: Double
-    public var filterCriteria: String?
-    public var attachments: [StoredAttachment]
-}
-
-/// An attachment moved into the host's data store.
-public struct StoredAttachment: Sendable, Equatable, Codable {
-    public var identifier: String
-    /// Its type, a UTI.
-    public var type: String
-    public var size: Int
-    /// Where it is now, in the data store.
-    public var url: URL
-
-    private enum CodingKeys: String, CodingKey {
-        case identifier, type, size, path
-    }
-
-    /// Encoded with its place as a path.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(identifier, forKey: .identifier)
-        try container.encode(type, forKey: .type)
-        try container.encode(size, forKey: .size)
-        try container.encode(url.path, forKey: .path)
-    }
-}
-
-extension StoredAttachment {
-    /// Read back from its place as a path (in an extension, so that the memberwise initializer stays).
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(identifier: try container.decode(String.self, forKey: .identifier), type: try container.decode(String.self, forKey: .type),
-                  size: try container.decode(Int.self, forKey: .size), url: URL(fileURLWithPath: try container.decode(String.self, forKey: .path)))
-    }
-}
-
-/// An attachment the system dropped.
-public struct RejectedAttachment: Error, Sendable, Equatable {
-    public var identifier: String
-    public var code: UNError.Code
-    public var message: String
-}
-
-/// What `ExtensionHost.deliver` did: each payload's notification, in order, and the processes that served them.
-public struct NotificationRuns: Sendable {
-    public var deliveries: [NotificationDelivery]
-    /// Each process started, in order: its log, its end, its peak.
-    public var processes: [ExtensionRun]
-}
 
 /// The host's side of notification service: the payloads in order, each notification's fate, the data store
 /// attachments move into, and the notification center (categories, delivered notifications) the extension

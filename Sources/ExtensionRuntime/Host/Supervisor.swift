@@ -47,6 +47,8 @@ final class Supervisor {
     /// Everything stored on disk for the extension, measured on another thread, and when that last began.
     private let disk: DiskMeter
     private var diskMeasuredAt: ContinuousClock.Instant
+    /// When a write last set off a measurement.
+    private var writeMeasuredAt: ContinuousClock.Instant
     private var ready = false
     /// The extension's end of the current channel is closed.
     private var closed = false
@@ -124,7 +126,7 @@ final class Supervisor {
             // The app groups' directory exists before the extension is confined to it.
             if let appGroupContainers { try FileSystem.createDirectories(appGroupContainers) }
             // What the app groups hold now is not the extension's: measured before it can write.
-            disk = DiskMeter(walked: [container.url, container.store.url] + (appGroupContainers.map { [$0] } ?? []),
+            disk = try DiskMeter(walked: [container.url, container.store.url] + (appGroupContainers.map { [$0] } ?? []),
                              hostStored: desk?.storedBytes ?? Locked(0))
         } catch {
             memoryCgroup?.remove()
@@ -155,6 +157,7 @@ final class Supervisor {
             started = clock.now
             measuredExactly = started - .seconds(1)
             diskMeasuredAt = started
+            writeMeasuredAt = started
             tree = try ProcessTree.start(specification, name: "the extension \(bundle.name)")
         } catch {
             // Nothing is left of a run that did not start.
@@ -190,7 +193,7 @@ final class Supervisor {
             checkClock(now)
             if let overdue = outbox.overdue { kill(for: .protocolViolation(overdue)) }
             let current = channel ?? bootstrap
-            let reading = [tree.endDescriptor, outbox.wakeup.descriptor] + (closed ? [] : [current.descriptor])
+            let reading = [tree.endDescriptor, outbox.wakeup.descriptor, disk.writes.descriptor, disk.measured.descriptor] + (closed ? [] : [current.descriptor])
             let writing = waiting && !closed ? (channel.map { [$0.descriptor] } ?? []) : []
             let ready = (try? Poll.ready(reading: reading, writing: writing, timeout: memoryInterval, name: "the extension")) ?? (readable: [], writable: [])
             if !closed && ready.readable.contains(current.descriptor) && !receive() {
@@ -202,6 +205,22 @@ final class Supervisor {
             // later, broke the protocol.
             if closed, outcome == nil, let closedAt, clock.now >= closedAt + .milliseconds(250) {
                 kill(for: .protocolViolation("the extension closed its connection before ending the request"))
+            }
+            // A write where the extension stores: measured now, on this thread, not at the next tick of the
+            // clock — while the walk stays quick (a large tree is left to the measuring thread), and at most once
+            // a memory interval, so that an extension writing without end cannot keep this thread walking.
+            if ready.readable.contains(disk.writes.descriptor), disk.writes.drain(), clock.now - writeMeasuredAt >= Self.memoryInterval {
+                writeMeasuredAt = clock.now
+                if disk.isQuick {
+                    disk.measureNow()
+                    checkDisk(clock.now)
+                } else {
+                    disk.measure()
+                }
+            }
+            if ready.readable.contains(disk.measured.descriptor) {
+                disk.measured.drain()
+                checkDisk(clock.now)
             }
             if ready.readable.contains(tree.endDescriptor) {
                 termination = tree.termination()
@@ -230,6 +249,7 @@ final class Supervisor {
         }
         let log = readLog()
         container.remove()
+        Container.waitForTidying()
         var run = ExtensionRun(outcome: finalOutcome(status), loads: loads.records, returned: returned, openedURLs: opened, peakFootprint: peak,
                                log: log, exitStatus: status,
                                sandbox: ExtensionSandbox(pidNamespace: tree.containment == .pidNamespace, landlock: ProcessTree.landlockVersion))
@@ -244,7 +264,7 @@ final class Supervisor {
         if let outcome { return outcome }
         if let killedFor { return .interrupted(killedFor) }
         switch status {
-        case .exited(HostConnection.unreadableHostStatus)?:
+        case .exited(ExtensionEndpoint.unreadableHostStatus)?:
             return .interrupted(.protocolViolation("the extension could not read the host's messages (its log says why)"))
         case .signalled(SIGXFSZ)?:
             return .interrupted(.diskLimit(limit: limits.disk, used: limits.disk))

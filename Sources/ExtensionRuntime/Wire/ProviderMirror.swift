@@ -575,11 +575,8 @@ final class CrossedFiles: Sendable {
 
     /// The path `file` was opened at, when paths are trusted and it still names the same file.
     func original(of file: OpenFile) -> URL? {
-        guard trustsPaths, let path = try? FileSystem.destinationOfSymbolicLink(URL(fileURLWithPath: "/proc/self/fd/\(file.descriptor)")),
-              path.hasPrefix("/"), let given = try? file.status(), given.kind == .regular || given.kind == .directory,
-              let named = try? FileSystem.status(URL(fileURLWithPath: path)), named.inode == given.inode, named.device == given.device
-        else { return nil }
-        return URL(fileURLWithPath: path, isDirectory: given.kind == .directory)
+        guard trustsPaths, let kind = try? file.status().kind, kind == .regular || kind == .directory else { return nil }
+        return file.currentPath
     }
 
     /// A copy of the regular file or directory `file` is open on, at a new path whose last component is `name`.
@@ -595,7 +592,7 @@ final class CrossedFiles: Sendable {
             try FileCopier.copy(from: file, to: destination)
         case .directory where trustsPaths:
             // A directory only ever comes from the host, whose paths are trusted: copied through its entry here.
-            _ = try TreeCopier.copyTree(from: URL(fileURLWithPath: "/proc/self/fd/\(file.descriptor)/."), to: destination)
+            _ = try TreeCopier.copyTree(of: file, to: destination)
         case .directory, .symbolicLink, .other:
             throw SystemError(.copy, .wrongKind("not a regular file"), path: name)
         }

@@ -6,8 +6,9 @@ import SharingSystem
 /// writes in, the host's copies made for its loads, the growth of the app group containers it was given (what
 /// they held before the run is not its), and the attachments the host moved into a notification data store for
 /// it (counted exactly, as the host writes them: `hostStored`). Measured by walking, on a thread of the
-/// platform layer's, never by the caller; a walk that reaches a limit (entries, depth) counts as over budget,
-/// so nothing is hidden past it.
+/// platform layer's, never by the caller: as writes happen (`writes`, a watch of the places walked) and on the
+/// caller's clock; `measured` is signalled when a measurement is done. A walk that reaches a limit (entries,
+/// depth) counts as over budget, so nothing is hidden past it.
 final class DiskMeter: Sendable {
     /// The most entries one measurement walks in each place.
     static let entryLimit = 200_000
@@ -16,17 +17,30 @@ final class DiskMeter: Sendable {
 
     private let places: [(url: URL, baseline: Int)]
     private let state = Locked<(measured: Int, reachedLimit: Bool, measuring: Bool)>((0, false, false))
+    /// How long the last walk took.
+    private let lastWalk = Locked<Duration>(.zero)
+    /// The longest walk a caller's thread is asked to wait for.
+    static let quickWalk: Duration = .milliseconds(2)
     /// What the host has written for the extension outside the places walked (a data store's attachments).
     private let stored: Locked<Int>
 
+    /// Readable when something was written in the places walked: measure.
+    let writes: WriteWatch
+    /// Signalled when a measurement started by `measure()` is done.
+    let measured: Wakeup
+
     /// A meter of `walked` (each as it grows from now: what it holds now is its baseline) and of what the host
     /// records in `hostStored`.
-    init(walked: [URL], hostStored: Locked<Int>) {
+    ///
+    /// - Throws: `SystemError` when the places cannot be watched.
+    init(walked: [URL], hostStored: Locked<Int>) throws(SystemError) {
         places = walked.map { url in
             let now = FileSystem.diskUsage(of: url, entryLimit: Self.entryLimit, depthLimit: Self.depthLimit)
             return (url, now.bytes)
         }
         stored = hostStored
+        writes = try WriteWatch(walked)
+        measured = try Wakeup()
     }
 
     /// The bytes used as last measured, with what the host has stored since.
@@ -47,6 +61,7 @@ final class DiskMeter: Sendable {
         BlockingThreads.submit { [self] in
             let (total, limited) = walk()
             state.withLock { $0 = (total, limited, false) }
+            measured.signal()
         }
     }
 
@@ -60,7 +75,12 @@ final class DiskMeter: Sendable {
         }
     }
 
+    /// Whether the last walk was quick enough to make on a caller's thread.
+    var isQuick: Bool { lastWalk.withLock { $0 } <= Self.quickWalk }
+
     private func walk() -> (bytes: Int, reachedLimit: Bool) {
+        let start = ContinuousClock.now
+        defer { lastWalk.withLock { $0 = ContinuousClock.now - start } }
         var total = 0
         var limited = false
         for place in places {

@@ -17,9 +17,11 @@ struct Container {
     /// Where the extensions' containers are.
     static let root = FileManager.default.temporaryDirectory.appending(component: "opensharing-extensions")
 
-    /// Makes a container for `bundle`, tidying first the containers of hosts that died before they could.
+    /// Makes a container for `bundle`. The containers of hosts that died before they could remove theirs are
+    /// removed too, once per process, on a thread of the platform layer's while the run goes on: never before a
+    /// run can start (`waitForTidying()` at its end).
     init(for bundle: String) throws(SystemError) {
-        Self.removeContainersOfDeadHosts()
+        _ = Self.tidying
         try FileSystem.createDirectories(Self.root)
         url = try FileSystem.createUniqueDirectory(in: Self.root, prefix: "\(Processes.current)-\(bundle)-")
         do {
@@ -35,6 +37,23 @@ struct Container {
     func remove() {
         try? FileSystem.removeTree(url)
         store.remove()
+    }
+
+    /// The removal of dead hosts' containers, started when the first container is made.
+    private static let tidying: DispatchGroup = {
+        let group = DispatchGroup()
+        group.enter()
+        BlockingThreads.submit {
+            removeContainersOfDeadHosts()
+            group.leave()
+        }
+        return group
+    }()
+
+    /// Waits for the removal of dead hosts' containers this process started, if it did: a run that ends returns
+    /// with it done, so that a host that runs one extension and exits leaves none behind either.
+    static func waitForTidying() {
+        tidying.wait()
     }
 
     /// Removes the containers of hosts that died before they could: a host killed mid-request leaves its

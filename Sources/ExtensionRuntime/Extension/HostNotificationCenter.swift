@@ -4,7 +4,7 @@ import OpenUserNotifications
 /// The notification center of a notification service run by the runtime: the host's, which keeps the
 /// categories and the delivered notifications for the run.
 struct HostNotificationCenter: NotificationCenterBackend {
-    let connection: HostConnection
+    let connection: ExtensionEndpoint
 
     func setCategories(_ categories: [UNNotificationCategory]) {
         connection.center(.setCategories(categories.map(NotificationMirror.wire)))

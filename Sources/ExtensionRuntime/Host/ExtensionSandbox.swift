@@ -1,0 +1,22 @@
+/// What held the extension, as the kernel allowed it.
+public struct ExtensionSandbox: Sendable, Equatable, CustomStringConvertible {
+    /// Whether the process tree had a PID namespace of its own (else its init was a subreaper: descendants are
+    /// found and killed, but one that outlives a killed host may escape).
+    public var pidNamespace: Bool
+    /// The kernel's Landlock ABI: 0 none; from 1 the extension writes only in its container and app groups and
+    /// executes only its bundle's and the system's programs; from 6 it signals and reaches abstract sockets only
+    /// among its own processes.
+    public var landlock: Int
+
+    public var description: String {
+        var parts = [pidNamespace ? "a PID namespace of its own" : "a subreaper (no PID namespace allowed)"]
+        if landlock >= 1 {
+            parts.append("Landlock ABI \(landlock): writes in its container and app groups only"
+                         + (landlock >= 6 ? ", signals and abstract sockets among its own processes only" : ""))
+        } else {
+            parts.append("no Landlock (the kernel has none)")
+        }
+        parts.append("no capabilities")
+        return parts.joined(separator: "; ")
+    }
+}

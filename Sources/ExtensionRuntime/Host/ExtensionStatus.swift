@@ -1,0 +1,13 @@
+/// The runtime's one word for how a request ended, which every report uses (`sharing run --json`, and the
+/// commands built on it): one status per request.
+public enum ExtensionStatus: String, Sendable, Equatable, CaseIterable, Codable {
+    case completed
+    case cancelled
+    case interruptedMemory = "interrupted-memory"
+    case interruptedTimeout = "interrupted-timeout"
+    case interruptedDisk = "interrupted-disk"
+    case crashed
+    case protocolViolation = "protocol-violation"
+    /// The extension's activation rule hides it for the share: the system would not offer it.
+    case notActivated = "not-activated"
+}

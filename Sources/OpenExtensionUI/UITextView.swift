@@ -1,0 +1,11 @@
+public import Foundation
+public import OpenImageIO
+
+/// Editable text, as the compose sheet shows it. Stands in for UIKit's `UITextView`.
+@MainActor
+open class UITextView: UIView {
+    /// Stands in for `UITextView.text`.
+    open var text: String! = ""
+    /// Stands in for `UITextView.isEditable`.
+    open var isEditable = true
+}

@@ -1,0 +1,20 @@
+public import Foundation
+
+/// What made a notification. Stands in for `UNNotificationTrigger`.
+open class UNNotificationTrigger: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
+    open var repeats: Bool { false }
+
+    package override init() {
+        super.init()
+    }
+
+    open func copy(with zone: NSZone? = nil) -> Any { self }
+
+    public class var supportsSecureCoding: Bool { true }
+
+    open func encode(with coder: NSCoder) {}
+
+    public required init?(coder: NSCoder) {
+        super.init()
+    }
+}
