@@ -40,7 +40,7 @@ demo: extensions
 # Tests of concurrent code run a second time under the thread sanitizer (its own build folder). Not those that
 # start child processes: the runtime's child is a clone of this threaded process, whose first libc call that the
 # sanitizer intercepts (vfork) waits forever for a lock another thread held at the clone.
-TSAN_SKIPPED := ChildProcessTests|ProcessTreeTests
+TSAN_SKIPPED := ChildProcessTests|ProcessTreeTests|ChildRunTests|ProcessIdentityTests
 TSAN_TESTS := PackageSupportTests|SharingSystemTests|ContentTypesTests|OpenItemProviderTests|OpenUserNotificationsTests|SharingShimTests|ShareIntakeTests|ShareInboxTests|heifOrientations
 
 # The compatibility suite (Tests/Compatibility): a package of its own, so that nothing it builds enters this
@@ -50,10 +50,14 @@ COMPATIBILITY := Tests/Compatibility
 COMPATIBILITY_EXTENSIONS := IntentComposerShare SchemeOpenerShare DeepLinkShare SearchOrOpenAction FirstLinkAction \
 	ComposeSheetOpener QuickLinkAction ContinuationAction FirstImageShare ImageDownloadService CallOnceService TmpHintService DiscardService
 
+# The modules whose API is documented in DocC catalogues, built with every warning an error.
+DOCUMENTED := SharingShim ExtensionRuntime ConformanceMatrix
+
 # The runtime's reliability tests count this process's descriptors, children and memory, so they run in a
-# test process of their own, where no other test opens or allocates at the same time.
+# test process of their own, where no other test opens or allocates at the same time. Every import a target
+# makes must be a dependency it declares (the build fails otherwise).
 test: deps
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	$(SWIFT) test --skip-build --skip ReliabilityTests
 	$(SWIFT) test --skip-build --filter ReliabilityTests
 	rm -f $(COMPATIBILITY)/Package.resolved
@@ -64,6 +68,7 @@ test: deps
 		$(SWIFT) test --disable-dependency-cache
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_TESTS)' --skip '$(TSAN_SKIPPED)'
+	$(SWIFT) package generate-documentation --warnings-as-errors $(DOCUMENTED:%=--target %)
 
 $(BENCH_VENV)/bin/python:
 	python3 -m venv $(BENCH_VENV)

@@ -33,6 +33,9 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // `swift package generate-documentation` (the DocC catalogs of SharingShim, ExtensionRuntime and
+        // ConformanceMatrix); a plugin only, nothing a product links.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Package-only primitives under everything: the lock, and the one reply box.
@@ -281,6 +284,8 @@ package.targets += exampleExtensions.map { example in
 // so that an ordinary build has no executable without a main.
 if Context.environment["OPENSHARING_FUZZ"] != nil {
     package.targets.append(.executableTarget(name: "ImageHeaderFuzzer", dependencies: ["Thumbnails"], path: "Fuzz/ImageHeader",
+                                             swiftSettings: strictSettings))
+    package.targets.append(.executableTarget(name: "RuntimeMessageFuzzer", dependencies: ["ExtensionRuntime"], path: "Fuzz/RuntimeMessage",
                                              swiftSettings: strictSettings))
     package.targets.append(.executableTarget(name: "ReturnedItemsFuzzer", dependencies: ["ExtensionRuntime", "SharingSystem", "CSharingSystem", "PackageSupport", "OpenItemProvider"],
                                              path: "Fuzz/ReturnedItems", swiftSettings: strictSettings))

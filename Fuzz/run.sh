@@ -42,7 +42,7 @@ build() {  # target
     predicate) build_target predicate-fuzzer Sources/ExtensionManifest/Predicate/*.swift Fuzz/PredicateFuzzer.swift ;;
     image-header) build_package_target image-header ImageHeaderFuzzer ;;
     returned-items) build_package_target returned-items ReturnedItemsFuzzer ;;
-    runtime-message) build_target runtime-message-fuzzer Sources/ExtensionRuntime/RuntimeMessage.swift Fuzz/RuntimeMessageFuzzer.swift ;;
+    runtime-message) build_package_target runtime-message RuntimeMessageFuzzer ;;
     *) echo "no fuzz target $1"; exit 2 ;;
     esac
 }

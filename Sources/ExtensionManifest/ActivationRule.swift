@@ -35,6 +35,7 @@ public enum ActivationRule: Sendable, Hashable {
 
 /// Rules parsed before: a host asks the same few rules about share after share, and parsing one (a
 /// dictionary's translation runs to a kilobyte) costs more than evaluating it.
+// @unchecked: its mutable state is only touched under its lock.
 private final class ParsedRules: @unchecked Sendable {
     static let shared = ParsedRules()
     /// Enough for every extension on a device; past it the cache starts over.

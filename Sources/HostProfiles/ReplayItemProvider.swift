@@ -2,11 +2,13 @@ public import Foundation
 #if os(macOS)
 import AppKit
 #endif
+import PackageSupport
 public import SharingShim
 
 /// An item provider built from a fixture's attachment: every representation registered as the fixture
 /// says, and every fault reproduced — in its loaders (failures, slowness, never calling back) and in the
 /// overridden loads (failures only for some types asked, `loadItem` answers that real hosts give).
+// @unchecked: an NSItemProvider (Sendable as Apple's is); its own state is immutable.
 public final class ReplayItemProvider: NSItemProvider, @unchecked Sendable {
     /// The attachment this provider replays, payload paths as the fixture wrote them.
     public let attachment: ShareFixture.Attachment
@@ -23,7 +25,7 @@ public final class ReplayItemProvider: NSItemProvider, @unchecked Sendable {
             try register(representation, path: "\(path).representations[\(index)]")
         }
         if let preview = attachment.preview {
-            let object = UncheckedSendable(try Self.object(for: preview, baseDirectory: baseDirectory, path: "\(path).preview"))
+            let object = UncheckedBox(try Self.object(for: preview, baseDirectory: baseDirectory, path: "\(path).preview"))
             previewImageHandler = { completion, _, _ in completion?(object.value, nil) }
         }
     }
@@ -61,14 +63,14 @@ public final class ReplayItemProvider: NSItemProvider, @unchecked Sendable {
             guard objectClass.writableTypeIdentifiersForItemProvider.contains(representation.type) else {
                 throw ShareFixtureError(.invalidPayload, path: "\(path).type", message: "\(objectClass) registers \(objectClass.writableTypeIdentifiersForItemProvider.joined(separator: ", ")), not \(representation.type)")
             }
-            let boxed = UncheckedSendable(writer)
+            let boxed = UncheckedBox(writer)
             registerObject(ofClass: objectClass, visibility: visibility) { completion in
                 fault.run(completion: { error in completion(nil, error) }) { completion(boxed.value, nil) }
             }
         case .item:
-            let object = UncheckedSendable(try Self.object(for: representation.payload, baseDirectory: baseDirectory, path: "\(path).payload"))
+            let object = UncheckedBox(try Self.object(for: representation.payload, baseDirectory: baseDirectory, path: "\(path).payload"))
             registerItem(forTypeIdentifier: representation.type) { completion, _, _ in
-                let completion = UncheckedSendable(completion)
+                let completion = UncheckedBox(completion)
                 _ = fault.run(completion: { error in completion.value?(nil, error) }) { completion.value?(object.value, nil) }
             }
         }
@@ -235,7 +237,7 @@ public final class ReplayItemProvider: NSItemProvider, @unchecked Sendable {
             let url = URL(fileURLWithPath: path) as NSURL
             DispatchQueue.global().async { completionHandler?(url, nil) }
         case .unexpectedClass(let payload)?:
-            let object = UncheckedSendable(try? Self.object(for: payload, baseDirectory: baseDirectory, path: "$"))
+            let object = UncheckedBox(try? Self.object(for: payload, baseDirectory: baseDirectory, path: "$"))
             DispatchQueue.global().async { completionHandler?(object.value, nil) }
         default:
             super.loadItem(forTypeIdentifier: typeIdentifier, options: options, completionHandler: completionHandler)
@@ -251,8 +253,3 @@ typealias HostImage = NSImage
 typealias HostImage = UIImage
 #endif
 
-/// Carries a Foundation object to the queue that hands it to one consumer.
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}

@@ -2,6 +2,7 @@ public import Foundation
 public import OpenImageIO
 
 /// A color: gray or RGB components and alpha, each 0 to 1. Stands in for UIKit's `UIColor`.
+// @unchecked: UIKit's UIColor is Sendable in Apple's SDK; an open NSObject subclass the compiler cannot check, its one value immutable.
 open class UIColor: NSObject, @unchecked Sendable {
     /// Stands in for `UIColor.cgColor`.
     public let cgColor: CGColor

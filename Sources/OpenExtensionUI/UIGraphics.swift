@@ -5,6 +5,7 @@ import Thumbnails
 /// How an image renderer draws: at what scale, and whether its pixels are opaque.
 ///
 /// Stands in for UIKit's `UIGraphicsImageRendererFormat`.
+// @unchecked: UIKit's image renderers may be used from any thread, as Apple documents; its settings are set before it is handed on.
 open class UIGraphicsImageRendererFormat: NSObject, @unchecked Sendable {
     /// Device pixels a point: the main screen's scale unless set. Stands in for `scale`.
     open var scale: CGFloat = UIScreen.environmentScale
@@ -23,6 +24,7 @@ open class UIGraphicsImageRendererFormat: NSObject, @unchecked Sendable {
 }
 
 /// What a renderer's drawing actions draw into. Stands in for UIKit's `UIGraphicsImageRendererContext`.
+// @unchecked: it holds a CGContext, drawn into from the one thread that draws, as UIKit's.
 open class UIGraphicsImageRendererContext: NSObject, @unchecked Sendable {
     /// Stands in for `UIGraphicsImageRendererContext.format`.
     public let format: UIGraphicsImageRendererFormat
@@ -49,6 +51,7 @@ open class UIGraphicsImageRendererContext: NSObject, @unchecked Sendable {
 /// whole before anything is drawn, as UIKit's are.
 ///
 /// Stands in for UIKit's `UIGraphicsImageRenderer`.
+// @unchecked: UIKit's image renderers may be used from any thread, as Apple documents; its state is immutable once made.
 open class UIGraphicsImageRenderer: NSObject, @unchecked Sendable {
     /// Stands in for `UIGraphicsImageRenderer.DrawingActions`.
     public typealias DrawingActions = (UIGraphicsImageRendererContext) -> Void

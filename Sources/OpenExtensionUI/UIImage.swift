@@ -11,6 +11,7 @@ import Thumbnails
 ///
 /// Stands in for UIKit's `UIImage`. It is an item-provider object as Apple's is: hosts share images as
 /// `UIImage` objects (the screenshot editor does), and `loadObject(ofClass: UIImage.self)` reads one.
+// @unchecked: UIKit's UIImage is immutable and Sendable in Apple's SDK; its one cache of decoded pixels is under a lock.
 public final class UIImage: NSObject, NSSecureCoding, @unchecked Sendable {
     /// How stored pixels are turned to be seen upright, with UIKit's raw values (not EXIF's).
     ///
@@ -237,6 +238,7 @@ public final class UIImage: NSObject, NSSecureCoding, @unchecked Sendable {
 }
 
 /// The decoded image a `UIImage` keeps once its pixels were needed.
+// @unchecked: its mutable state is only touched under its lock.
 private final class DecodedImage: @unchecked Sendable {
     private let lock = NSLock()
     private var image: CGImage?

@@ -1,5 +1,5 @@
 public import Foundation
-public import OpenImageIO
+import OpenImageIO
 import Thumbnails
 
 /// The screen the extension's host shows it on: its scale (device pixels a point) and its size in points, as

@@ -1,5 +1,5 @@
-public import Foundation
-public import OpenImageIO
+import Foundation
+import OpenImageIO
 
 /// A line of editable text, as an alert's text field is. Stands in for UIKit's `UITextField`.
 @MainActor

@@ -1,5 +1,5 @@
-public import Foundation
-public import OpenImageIO
+import Foundation
+import OpenImageIO
 
 /// Editable text, as the compose sheet shows it. Stands in for UIKit's `UITextView`.
 @MainActor

@@ -1,5 +1,5 @@
 public import Foundation
-public import OpenImageIO
+import OpenImageIO
 
 /// A view: properties code sets, and nothing drawn (an extension's process here has no screen).
 ///

@@ -10,7 +10,7 @@ public enum CGInterpolationQuality: Int32, Sendable {
 }
 
 /// A color, as gray or RGB components and alpha, each 0 to 1. Stands in for CoreGraphics' `CGColor`.
-public final class CGColor: @unchecked Sendable {
+public final class CGColor: Sendable {
     /// Stands in for `CGColor.components`.
     public let components: [CGFloat]?
     /// Stands in for `CGColor.numberOfComponents`.
@@ -42,6 +42,7 @@ public final class CGColor: @unchecked Sendable {
 /// translate and scale; nothing else is drawn (no paths, text or rotation).
 ///
 /// Stands in for CoreGraphics' `CGContext` (a bitmap context).
+// @unchecked: a bitmap context is drawn into from one thread at a time, as CoreGraphics documents.
 public final class CGContext: @unchecked Sendable {
     /// The pixels drawn into.
     package private(set) var bitmap: Bitmap

@@ -7,6 +7,7 @@ package import Thumbnails
 /// Apple's systems: width × height × 4 bytes for color.
 ///
 /// Stands in for CoreGraphics' `CGImage`.
+// @unchecked: immutable once made, as CoreGraphics' CGImage; its bitmap is shared with images cropped from it, never written after.
 public final class CGImage: @unchecked Sendable {
     /// The pixels, which a cropped image shares with the image it was cropped from.
     package let bitmap: Bitmap
@@ -100,6 +101,7 @@ public final class CGImage: @unchecked Sendable {
 }
 
 /// The pixels of an image: `channels` bytes a pixel (1: gray; 4: RGBA, not premultiplied), rows top to bottom.
+// @unchecked: written only by the context that draws it, before an image is made of it; read-only after.
 package final class Bitmap: @unchecked Sendable {
     package let width: Int
     package let height: Int
@@ -164,6 +166,7 @@ public enum CGColorSpaceModel: Int32, Sendable {
 }
 
 /// A color space: sRGB, or gray. Stands in for CoreGraphics' `CGColorSpace`.
+// @unchecked: it holds a CFString (an NSString), immutable, which Swift does not see as Sendable.
 public final class CGColorSpace: @unchecked Sendable {
     /// Stands in for `CGColorSpace.name`.
     public let name: CFString?
@@ -200,6 +203,7 @@ public func CGColorSpaceCreateDeviceRGB() -> CGColorSpace { CGColorSpace(name: C
 public func CGColorSpaceCreateDeviceGray() -> CGColorSpace { CGColorSpace(name: CGColorSpace.genericGrayGamma2_2)! }
 
 /// Bytes an image's pixels can be read from. Stands in for CoreGraphics' `CGDataProvider`.
+// @unchecked: it holds CFData (an NSData), immutable, which Swift does not see as Sendable.
 public final class CGDataProvider: @unchecked Sendable {
     private let bytes: CFData
 

@@ -7,6 +7,7 @@ import Thumbnails
 /// destinations are not made, as on devices without their encoders), written when finalized.
 ///
 /// Stands in for ImageIO's `CGImageDestination`.
+// @unchecked: used from one thread at a time, as ImageIO documents its destinations; its CFMutableData target Swift cannot check.
 public final class CGImageDestination: @unchecked Sendable {
     fileprivate enum Target {
         case file(URL)

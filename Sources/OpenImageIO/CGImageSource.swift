@@ -9,6 +9,7 @@ import Thumbnails
 /// copy on disk, as the decoders read files.
 ///
 /// Stands in for ImageIO's `CGImageSource`.
+// @unchecked: ImageIO's image sources are thread-safe; its state is immutable once made, but for what it caches under a lock.
 public final class CGImageSource: @unchecked Sendable {
     /// The file the images are read from.
     let file: URL

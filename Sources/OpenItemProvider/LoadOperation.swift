@@ -3,6 +3,7 @@ import PackageSupport
 import SharingSystem
 
 /// What a load produced, before the consumer sees it.
+// @unchecked: it holds a loaded Foundation object, handed to one consumer.
 enum LoadedValue: @unchecked Sendable {
     case data(Data)
     /// A file; `temporary` is the directory made for a copy, removed once the consumer's handler returns.
@@ -16,6 +17,7 @@ enum LoadedValue: @unchecked Sendable {
 ///
 /// A load of a few bytes is as cheap as it can be: one progress object, and the loader's own if it returns
 /// one, which becomes the load's child for the loader's share of the units.
+// @unchecked: its mutable state is only touched under its lock; its one result is a ReplyBox.
 final class LoadOperation: @unchecked Sendable {
     let progress = SynchronizedProgress(totalUnitCount: 100)
     /// The one result: the loader's, or the cancellation's, whichever comes first.

@@ -8,8 +8,10 @@ import SharingSystem
 /// a context with `init(inputItems:)` and observes `outcome` (or awaits `requestEnded()`). Ending a request
 /// a second time is a mistake Apple's system reports in the console; here it is ignored, written to
 /// standard error, and listed in `misuses`.
+// @unchecked: Apple's SDK declares this class Sendable, and like Apple's it is an open NSObject subclass the compiler cannot check; its state is under a lock.
 open class NSExtensionContext: NSObject, @unchecked Sendable {
     /// How a request ended.
+    // @unchecked: it holds the returned items and the error as Apple's API types them ([Any], any Error), handed to one observer.
     public enum Outcome: @unchecked Sendable {
         /// The extension completed it, returning these items.
         case completed(returnedItems: [Any])

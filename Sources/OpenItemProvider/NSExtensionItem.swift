@@ -19,6 +19,7 @@ public let NSExtensionItemsAndErrorsKey = "NSExtensionItemsAndErrorsKey"
 /// and more, all kept in `userInfo` under the keys above, as Apple does.
 ///
 /// Stands in for Foundation's `NSExtensionItem`.
+// @unchecked: Apple's SDK declares this class Sendable, and like Apple's it is an open NSObject subclass the compiler cannot check; its storage is under a lock.
 open class NSExtensionItem: NSObject, NSCopying, @unchecked Sendable {
     private let lock = NSLock()
     private var storage: [AnyHashable: Any] = [:]

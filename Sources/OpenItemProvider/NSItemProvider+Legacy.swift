@@ -121,28 +121,16 @@ extension NSItemProvider {
     }
 }
 
-/// Carries a value Swift cannot prove sendable (a Foundation object, an options dictionary) to the queue that
-/// uses it; the item provider hands each such value to one consumer.
-struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}
-
 /// A completion handler that runs at most once, whatever a misbehaving loader does: the first answer wins.
 struct Once: Sendable {
     /// A legacy item and an error, as a loader hands them over.
-    private struct Answer: @unchecked Sendable {
-        var item: (any NSSecureCoding)?
-        var error: (any Error)?
-    }
-
-    private let answer: ReplyBox<Answer>
+    private let answer: ReplyBox<UncheckedBox<(item: (any NSSecureCoding)?, error: (any Error)?)>>
 
     init(_ handler: NSItemProvider.ItemHandler?) {
-        answer = ReplyBox { answer in handler?(answer.item, answer.error) }
+        answer = ReplyBox { answer in handler?(answer.value.item, answer.value.error) }
     }
 
     func call(_ item: (any NSSecureCoding)?, _ error: (any Error)?) {
-        answer.resolve(Answer(item: item, error: error))
+        answer.resolve(UncheckedBox((item, error)))
     }
 }

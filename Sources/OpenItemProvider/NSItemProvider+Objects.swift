@@ -1,4 +1,5 @@
 public import Foundation
+import PackageSupport
 import SharingSystem
 import OpenUniformTypeIdentifiers
 

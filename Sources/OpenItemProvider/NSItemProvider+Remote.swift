@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 /// What the extension runtime needs to mirror a provider in another process (OpenSharing, not Apple's API):
 /// how each representation was registered, and a registered file without the copy a consumer gets.

@@ -14,6 +14,7 @@ import SharingSystem
 /// (`openInPlaceEligibility`).
 open class NSItemProvider: NSObject, NSCopying {
     /// Where a representation's bytes come from.
+    // @unchecked: it holds registered objects and loaders Apple's API does not mark Sendable, only read under the provider's lock.
     enum Source: @unchecked Sendable {
         case data(DataLoader)
         case file(openInPlace: Bool, FileLoader)
@@ -29,6 +30,7 @@ open class NSItemProvider: NSObject, NSCopying {
     typealias FileLoader = @Sendable (@escaping @Sendable (URL?, Bool, (any Error)?) -> Void) -> Progress?
     typealias ObjectLoader = @Sendable (@escaping @Sendable ((any NSItemProviderWriting)?, (any Error)?) -> Void) -> Progress?
 
+    // @unchecked: it holds a Source (above).
     struct Representation: @unchecked Sendable {
         var typeIdentifier: String
         var type: UTType
@@ -41,6 +43,7 @@ open class NSItemProvider: NSObject, NSCopying {
         }
     }
 
+    // @unchecked: it holds Representations (above) and a preview handler, only touched under the provider's lock.
     private struct State: @unchecked Sendable {
         var representations: [Representation] = []
         var suggestedName: String?
@@ -390,4 +393,5 @@ open class NSItemProvider: NSObject, NSCopying {
     }
 }
 
+// @unchecked: Apple's SDK declares NSItemProvider Sendable; its state is under a lock.
 extension NSItemProvider: @unchecked Sendable {}

@@ -7,6 +7,7 @@ package import Foundation
 /// the process crashes later, when the tree is released. Every `Progress` OpenSharing makes is this class,
 /// whose changes all hold one process-wide lock — recursive, because cancelling a parent cancels its
 /// children. Updates are a few per megabyte copied, so the lock is never contended for long.
+// @unchecked: every change holds one process-wide lock (above).
 package final class SynchronizedProgress: Progress, @unchecked Sendable {
     private static let lock = NSRecursiveLock()
 

@@ -16,6 +16,7 @@ internal import CSystemTypeTables
 /// A key that is not found is checked only then: one holding NUL is `.invalid`, one that is not ASCII is
 /// lowercased and looked up again, as Unicode lowercasing would have made it a key. (A key that is found
 /// equals a stored key once folded, so it holds no NUL, and lowercasing it would find the same key.)
+// @unchecked: its pointers are to constant tables compiled in, never written.
 struct CaseFoldedIndex: @unchecked Sendable {
     enum Lookup {
         /// The key holds a NUL byte: no key can match it, and no tag may contain one.

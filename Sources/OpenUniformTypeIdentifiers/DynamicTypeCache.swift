@@ -3,6 +3,7 @@ import Foundation
 /// Dynamic types already made for a tag, so that asking again for an unknown extension costs a lookup,
 /// not an encoding and a closure. Bounded: when full it starts over (unknown tags are few in practice,
 /// and a hostile stream of distinct tags must not grow memory without end).
+// @unchecked: its mutable state is only touched under its lock.
 final class DynamicTypeCache: @unchecked Sendable {
     static let shared = DynamicTypeCache()
     static let capacity = 4096

@@ -18,6 +18,7 @@ extension UTType {
 
 /// The types apps declared, process-wide. Rebuilt whole on every registration (declarations are few and
 /// registered at launch), so every type's closure reflects every parent known at that time.
+// @unchecked: its mutable state is only touched under its lock.
 final class TypeRegistry: @unchecked Sendable {
     static let shared = TypeRegistry()
 

@@ -17,7 +17,7 @@ public struct UNError: _BridgedStoredNSError, Hashable {
     public static var errorDomain: String { UNErrorDomain }
 
     /// Apple's codes and raw values.
-    public enum Code: Int, _ErrorCodeProtocol, @unchecked Sendable {
+    public enum Code: Int, _ErrorCodeProtocol, Sendable {
         public typealias _ErrorType = UNError
 
         case notificationsNotAllowed = 1

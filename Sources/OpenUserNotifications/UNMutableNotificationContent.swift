@@ -2,6 +2,7 @@ public import Foundation
 import PackageSupport
 
 /// Content a notification service extension edits. Stands in for `UNMutableNotificationContent`.
+// @unchecked: Apple's SDK declares this class Sendable, and like Apple's it is an open NSObject subclass the compiler cannot check; its fields are behind its superclass's lock.
 open class UNMutableNotificationContent: UNNotificationContent, @unchecked Sendable {
     override open var title: String {
         get { fields.withLock { $0.title } }

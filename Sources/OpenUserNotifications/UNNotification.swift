@@ -1,6 +1,7 @@
 public import Foundation
 
 /// A notification the system delivered: its date and request. Stands in for `UNNotification`.
+// @unchecked: Apple's SDK declares this class Sendable, and like Apple's it is an open NSObject subclass the compiler cannot check.
 open class UNNotification: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     open private(set) var date: Date
     @NSCopying open private(set) var request: UNNotificationRequest

@@ -2,6 +2,7 @@ public import Foundation
 import PackageSupport
 
 /// A button a notification of some category shows. Stands in for `UNNotificationAction`.
+// @unchecked: Apple's SDK declares this class Sendable, and like Apple's it is an open NSObject subclass the compiler cannot check.
 open class UNNotificationAction: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     open private(set) var identifier: String
     open private(set) var title: String

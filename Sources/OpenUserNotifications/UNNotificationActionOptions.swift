@@ -1,8 +1,8 @@
-public import Foundation
+import Foundation
 import PackageSupport
 
 /// How an action behaves. Stands in for `UNNotificationActionOptions`, with Apple's raw values.
-public struct UNNotificationActionOptions: OptionSet, @unchecked Sendable {
+public struct UNNotificationActionOptions: OptionSet, Sendable {
     public let rawValue: UInt
     public init(rawValue: UInt) { self.rawValue = rawValue }
 

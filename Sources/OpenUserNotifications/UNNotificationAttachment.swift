@@ -23,6 +23,7 @@ public let UNNotificationAttachmentOptionsThumbnailTimeKey = "UNNotificationAtta
 /// bytes that are a file of the family (`attachmentCorrupt`) — JPEG bytes under a `.png` name are an image, and
 /// pass, as they do on a device. When the content is delivered the host checks again and moves the file into
 /// its data store.
+// @unchecked: Apple's SDK declares this class Sendable, and like Apple's it is an open NSObject subclass the compiler cannot check.
 open class UNNotificationAttachment: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     open private(set) var identifier: String
     open private(set) var url: URL

@@ -2,6 +2,7 @@ public import Foundation
 import PackageSupport
 
 /// A kind of notification the app declares, with its actions. Stands in for `UNNotificationCategory`.
+// @unchecked: Apple's SDK declares this class Sendable, and like Apple's it is an open NSObject subclass the compiler cannot check.
 open class UNNotificationCategory: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     open private(set) var identifier: String
     open private(set) var actions: [UNNotificationAction]

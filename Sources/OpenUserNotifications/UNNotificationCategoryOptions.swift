@@ -1,8 +1,8 @@
-public import Foundation
+import Foundation
 import PackageSupport
 
 /// How a category's notifications behave. Stands in for `UNNotificationCategoryOptions`, with Apple's raw values.
-public struct UNNotificationCategoryOptions: OptionSet, @unchecked Sendable {
+public struct UNNotificationCategoryOptions: OptionSet, Sendable {
     public let rawValue: UInt
     public init(rawValue: UInt) { self.rawValue = rawValue }
 

@@ -6,6 +6,7 @@ import PackageSupport
 ///
 /// Stands in for `UNNotificationContent`. Apple's class carries no lock; this one keeps its fields behind one,
 /// because the runtime reads the content a handler was given on a thread of its own.
+// @unchecked: Apple's SDK declares this class Sendable, and like Apple's it is an open NSObject subclass the compiler cannot check; its fields are behind a lock.
 open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, NSSecureCoding, @unchecked Sendable {
     let fields: Locked<NotificationFields>
 
@@ -116,6 +117,7 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, NSSecur
 }
 
 /// A notification content's fields as one value.
+// @unchecked: it holds userInfo ([AnyHashable: Any]) and Foundation objects, copied in and out under the content's lock.
 package struct NotificationFields: @unchecked Sendable, Equatable {
     package var title = ""
     package var subtitle = ""

@@ -1,9 +1,9 @@
-public import Foundation
+import Foundation
 import PackageSupport
 
 /// How much a notification may interrupt the person. Stands in for `UNNotificationInterruptionLevel`, with
 /// Apple's raw values.
-public enum UNNotificationInterruptionLevel: UInt, @unchecked Sendable {
+public enum UNNotificationInterruptionLevel: UInt, Sendable {
     case passive = 0
     case active = 1
     case timeSensitive = 2

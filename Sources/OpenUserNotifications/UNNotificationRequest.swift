@@ -1,6 +1,7 @@
 public import Foundation
 
 /// A notification's identifier, content and trigger. Stands in for `UNNotificationRequest`.
+// @unchecked: Apple's SDK declares this class Sendable, and like Apple's it is an open NSObject subclass the compiler cannot check.
 open class UNNotificationRequest: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     open private(set) var identifier: String
     @NSCopying open private(set) var content: UNNotificationContent

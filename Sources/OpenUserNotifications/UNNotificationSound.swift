@@ -3,7 +3,7 @@ public import Foundation
 /// The sound a notification plays: the default one, a named file, a critical alert's (at a volume), or a
 /// ringtone. Stands in for `UNNotificationSound`, final here (a subclass of a sound has no use); nothing plays
 /// here, the report names the sound.
-public final class UNNotificationSound: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
+public final class UNNotificationSound: NSObject, NSCopying, NSSecureCoding, Sendable {
     /// The file's name; `nil` for the system's default sound.
     package let name: String?
     package let isCritical: Bool

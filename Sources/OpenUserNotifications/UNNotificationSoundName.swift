@@ -1,7 +1,7 @@
-public import Foundation
+import Foundation
 
 /// The name of a sound file in the app's bundle or its `Library/Sounds`. Stands in for `UNNotificationSoundName`.
-public struct UNNotificationSoundName: Hashable, RawRepresentable, @unchecked Sendable {
+public struct UNNotificationSoundName: Hashable, RawRepresentable, Sendable {
     public var rawValue: String
 
     public init(_ rawValue: String) {

@@ -6,6 +6,7 @@ import PackageSupport
 /// Stands in for `UNUserNotificationCenter`. In an extension run by OpenSharing's runtime, the host keeps both
 /// for the run (`sharing notify` prints what the extension changed); elsewhere, this process keeps them.
 /// Completion handlers run on a thread of their own, as Apple's may run on a background thread.
+// @unchecked: Apple's SDK declares this class Sendable, and like Apple's it is an open NSObject subclass the compiler cannot check; its state is behind a lock.
 open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     private static let shared = UNUserNotificationCenter()
 

@@ -12,6 +12,7 @@ import Foundation
 /// ```
 ///
 /// The shape of apple/container's `XPCReplyBox`, in our words.
+// @unchecked: its mutable state is only touched under its lock (its condition's).
 package final class ReplyBox<Reply: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var reply: Reply?

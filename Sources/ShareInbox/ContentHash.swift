@@ -58,6 +58,7 @@ public struct ContentHash: Sendable, Hashable, Codable, CustomStringConvertible 
 }
 
 /// A hash fed in pieces, by one thread at a time (the copy engine's reader, then its caller).
+// @unchecked: its mutable state is only touched under its lock.
 package final class ContentHasher: @unchecked Sendable {
     let algorithm: ContentHash.Algorithm
     private let lock = NSLock()

@@ -412,22 +412,16 @@ struct AttachmentIntake: Sendable {
         guard let identifier = writable.first(where: { (UTType($0) ?? UTType(importedAs: $0)).conforms(to: type) }) ?? writable.first else {
             throw IntakeError(.unavailableCoercion, "the host gave an object that writes no type")
         }
-        let written = ReplyBox<DataAnswer>()
-        _ = object.loadData(withTypeIdentifier: identifier) { data, error in written.resolve(DataAnswer(data: data, error: error)) }
+        let written = ReplyBox<UncheckedBox<(data: Data?, error: (any Error)?)>>()
+        _ = object.loadData(withTypeIdentifier: identifier) { data, error in written.resolve(UncheckedBox((data, error))) }
         guard let answer = written.wait(timeout: timeout) else {
             throw IntakeError(.timedOut, "the host's object did not write \(identifier) within \(timeout.formattedSeconds)")
         }
-        guard let data = answer.data else {
-            var failure = hostError(answer.error)
+        guard let data = answer.value.data else {
+            var failure = hostError(answer.value.error)
             failure.message = "the host's object gave no \(identifier): \(failure.message)"
             throw failure
         }
         return data
-    }
-
-    /// What an object's `loadData` answered.
-    private struct DataAnswer: @unchecked Sendable {
-        var data: Data?
-        var error: (any Error)?
     }
 }

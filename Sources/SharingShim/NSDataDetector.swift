@@ -11,6 +11,7 @@ public typealias NSTextCheckingTypes = UInt64
 /// one starting `www.`, or a `mailto:` address, less trailing punctuation. Other types are refused as
 /// Apple's initializer refuses types it does not know. A result gives the link's `range`; its `url` is not
 /// set (Foundation here cannot make link results).
+// @unchecked: Apple's NSDataDetector is immutable and thread-safe; an open NSObject subclass the compiler cannot check.
 open class NSDataDetector: NSObject, @unchecked Sendable {
     /// `NSTextCheckingResult.CheckingType.link.rawValue` as swift-corelibs-foundation numbers it (Apple's is
     /// `1 << 5`), written out because Foundation here marks `.link` deprecated.

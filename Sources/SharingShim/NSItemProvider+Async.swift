@@ -110,6 +110,7 @@ extension NSItemProvider {
 }
 
 /// The progress of a load, settable once the load starts and cancellable from any thread before or after.
+// @unchecked: its mutable state is only touched under its lock.
 private final class ProgressBox: @unchecked Sendable {
     private let lock = NSLock()
     private var progress: Progress?

@@ -69,6 +69,7 @@ package enum BlockingThreads {
         for _ in 0..<helpers { done.wait() }
     }
 
+    // @unchecked: its mutable state is only touched under its lock.
     private final class Counter: @unchecked Sendable {
         private let lock = NSLock()
         private var value = 0
@@ -82,6 +83,7 @@ package enum BlockingThreads {
         }
     }
 
+    // @unchecked: its mutable state is only touched under its lock (its condition's).
     private final class Pool: @unchecked Sendable {
         private let condition = NSCondition()
         private var queue: [@Sendable () -> Void] = []

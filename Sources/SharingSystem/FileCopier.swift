@@ -184,6 +184,7 @@ enum KernelCopyOutcome {
 }
 
 /// The reading side of an observed copy: waits for bytes to be published, reads and hands them on.
+// @unchecked: its mutable state is only touched under its lock (its condition's).
 private final class Follower: @unchecked Sendable {
     private let destination: URL
     private let observe: @Sendable (UnsafeRawBufferPointer) -> Void

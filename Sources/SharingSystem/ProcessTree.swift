@@ -16,6 +16,7 @@ import PackageSupport
 /// ends every other process of the tree. This process watches and signals the init through a process
 /// descriptor (pidfd), so that no signal reaches a recycled identifier. The tree is ended and reaped when
 /// released, whatever happened.
+// @unchecked: its descriptors are immutable and its state is under a lock.
 package final class ProcessTree: @unchecked Sendable {
     /// What to start.
     package struct Specification: Sendable {
@@ -370,6 +371,7 @@ func withCStrings<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafeMuta
 
 /// One thread that lives as long as the process and starts every tree, so that each init's parent-death signal
 /// is tied to a thread that never ends first.
+// @unchecked: its mutable state is only touched under its lock (its condition's).
 private final class Spawner: @unchecked Sendable {
     static let shared = Spawner()
 

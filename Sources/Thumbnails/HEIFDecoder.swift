@@ -321,6 +321,7 @@ struct HEVCImage: Sendable {
 
 /// The resampler a grid's tiles are fed to from two threads, and which tile comes next. Rows of a row of
 /// tiles are written once every tile of it and of the rows above is in.
+// @unchecked: its mutable state is only touched under its lock.
 private final class TileFeed: @unchecked Sendable {
     private let lock = NSLock()
     private var resampler: Resampler

@@ -2,6 +2,7 @@ import Foundation
 import SharingSystem
 
 /// A one-line progress bar on standard error, redrawn ten times a second.
+// @unchecked: its mutable state is only touched under its lock.
 final class ProgressBar: @unchecked Sendable {
     /// A bar for `progress`, when standard error is a terminal to draw it on.
     static func onTerminal(_ progress: Progress) -> ProgressBar? {

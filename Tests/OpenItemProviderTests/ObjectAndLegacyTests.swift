@@ -1,4 +1,5 @@
 import Foundation
+import PackageSupport
 @testable import OpenItemProvider
 import OpenUniformTypeIdentifiers
 import Testing

@@ -1,7 +1,7 @@
-public import ExtensionRuntime
+import ExtensionRuntime
 import Foundation
-public import HostProfiles
-public import OpenExtensionUI
+import HostProfiles
+import OpenExtensionUI
 
 /// What a host shares: files, web URLs, text and a title, as given (paths as given, URLs as written).
 public struct CellContent: Codable, Sendable, Hashable {

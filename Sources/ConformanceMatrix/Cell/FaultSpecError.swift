@@ -1,5 +1,5 @@
 import Foundation
-public import ExtensionRuntime
+import ExtensionRuntime
 
 /// A fault spec that does not read: what is wrong (`code`), the spec, and the problem in words.
 public struct FaultSpecError: Error, Sendable, Equatable, CustomStringConvertible {

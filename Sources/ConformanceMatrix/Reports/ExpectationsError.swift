@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import SharingSystem
 
 /// An expectations file that cannot be used: what is wrong (`code`), the file, and the problem in words.

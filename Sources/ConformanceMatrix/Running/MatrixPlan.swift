@@ -1,8 +1,8 @@
 import ExtensionManifest
-public import ExtensionRuntime
-public import Foundation
-public import HostProfiles
-public import OpenExtensionUI
+import ExtensionRuntime
+import Foundation
+import HostProfiles
+import OpenExtensionUI
 import OpenItemProvider
 import ShareInbox
 import SharingSystem

@@ -1,4 +1,4 @@
-public import ExtensionRuntime
+import ExtensionRuntime
 import Foundation
 import OpenUserNotifications
 

@@ -26,8 +26,10 @@ public struct ExtensionUnderTest: Sendable {
     /// Where each call plans its cell: a directory of its own beneath this, removed when the call returns.
     public var work: URL
 
-    /// - Parameter work: where each call plans its cell; `opensharing-extension-tests` in the temporary
-    ///   directory when `nil`.
+    /// - Parameters:
+    ///   - bundle: the extension bundle (`Name.appex`).
+    ///   - work: where each call plans its cell; `opensharing-extension-tests` in the temporary directory when
+    ///     `nil`.
     public init(bundle: URL, work: URL? = nil) {
         self.bundle = bundle
         self.work = work ?? FileSystem.temporaryDirectory.appending(component: "opensharing-extension-tests")

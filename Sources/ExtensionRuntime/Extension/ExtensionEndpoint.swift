@@ -29,7 +29,7 @@ final class ExtensionEndpoint: Sendable {
     }
 
     /// What a load gets: a result and its descriptors.
-    struct Answer: @unchecked Sendable {
+    struct Answer: Sendable {
         var result: LoadResult
         var files: [OpenFile]
     }

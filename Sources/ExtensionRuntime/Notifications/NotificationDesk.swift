@@ -11,6 +11,7 @@ import SharingSystem
 /// The host's side of notification service: the payloads in order, each notification's fate, the data store
 /// attachments move into, and the notification center (categories, delivered notifications) the extension
 /// sees, kept across the processes of one run. Used on one thread at a time.
+// @unchecked: used from one thread at a time (the supervisor's, then the next process's); what another thread reads (the bytes stored) is a Locked.
 final class NotificationDesk: @unchecked Sendable {
     private let payloads: [PushPayload]
     private let dataStore: URL

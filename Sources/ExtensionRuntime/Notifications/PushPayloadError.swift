@@ -1,5 +1,5 @@
-public import Foundation
-public import OpenUserNotifications
+import Foundation
+import OpenUserNotifications
 
 /// A payload Apple's push service would refuse, or that is not a payload at all: which, what kind of fault,
 /// and what exactly (the key's path, the value, what it must be).

@@ -390,9 +390,10 @@ enum ProviderMirror {
                 }
             case .item:
                 provider.registerItem(forTypeIdentifier: type) { handler, _, _ in
-                    let handler = UncheckedItemHandler(handler)
+                    // A legacy completion handler (not `@Sendable`, as Apple's is not), for the thread that answers.
+                    let handler = UncheckedBox(handler)
                     _ = fetch(type, .item) { result, files in
-                        item(of: result, files: files, in: crossed) { item, error in handler.call(item, error) }
+                        item(of: result, files: files, in: crossed) { item, error in handler.value?(item, error) }
                     }
                 }
             }
@@ -510,6 +511,7 @@ enum ProviderMirror {
 
 /// The extension's provider for a host's attachment: each load API crosses as the same call, on the host's
 /// provider, with the type the extension asked for.
+// @unchecked: an NSItemProvider (Sendable as Apple's is); its own state is immutable.
 private final class ForwardingItemProvider: NSItemProvider, @unchecked Sendable {
     private let fetch: Fetch
     let crossed = CrossedFiles(trustsPaths: true)
@@ -602,13 +604,6 @@ final class CrossedFiles: Sendable {
     deinit {
         directory.withLock { $0?.remove() }
     }
-}
-
-/// A legacy completion handler (not `@Sendable`, as Apple's is not) carried to the thread that answers.
-private struct UncheckedItemHandler: @unchecked Sendable {
-    let handler: NSItemProvider.CompletionHandler?
-    init(_ handler: NSItemProvider.CompletionHandler?) { self.handler = handler }
-    func call(_ item: (any NSSecureCoding)?, _ error: (any Error)?) { handler?(item, error) }
 }
 
 extension WireForm {

@@ -1,7 +1,8 @@
 // libFuzzer entry point for the extension runtime's message decoder: any packet, with any number of
 // descriptors, must give a message or a protocol violation, never a crash or a large allocation; and a message
-// that decodes must encode to bytes that decode to it again. Built by Fuzz/run.sh with
-// Sources/ExtensionRuntime/RuntimeMessage.swift.
+// that decodes must encode to bytes that decode to it again. Built by Fuzz/run.sh as a target of the package.
+@testable import ExtensionRuntime
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRuntimeMessage(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     guard count > 0 else { return 0 }
