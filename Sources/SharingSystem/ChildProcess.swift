@@ -42,21 +42,24 @@ package enum ChildProcess {
         var outputEnds: [CInt] = [-1, -1], errorEnds: [CInt] = [-1, -1]
         try Syscall.retrying(.create, path) { csharing_pipe(&outputEnds) }
         let outputReading = OpenFile.adopting(outputEnds[0], path: "the standard output of \(path)")
-        let outputWriting = OpenFile.adopting(outputEnds[1], path: "the standard output of \(path)")
+        var outputWriting: OpenFile? = OpenFile.adopting(outputEnds[1], path: "the standard output of \(path)")
         try Syscall.retrying(.create, path) { csharing_pipe(&errorEnds) }
         let errorReading = OpenFile.adopting(errorEnds[0], path: "the standard error of \(path)")
-        let errorWriting = OpenFile.adopting(errorEnds[1], path: "the standard error of \(path)")
+        var errorWriting: OpenFile? = OpenFile.adopting(errorEnds[1], path: "the standard error of \(path)")
         let input = try OpenFile.reading(URL(fileURLWithPath: "/dev/null"), regularOnly: false)
         let environment = ProcessInfo.processInfo.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         var pid: pid_t = 0
-        let started = withCStrings([path] + arguments) { argv in
-            withCStrings(environment) { envp in
-                csharing_spawn_child(path, argv, envp, input.descriptor, outputWriting.descriptor, errorWriting.descriptor, &pid)
+        let started = withExtendedLifetime((input, outputWriting, errorWriting)) {
+            withCStrings([path] + arguments) { argv in
+                withCStrings(environment) { envp in
+                    csharing_spawn_child(path, argv, envp, input.descriptor, outputWriting?.descriptor ?? -1, errorWriting?.descriptor ?? -1, &pid)
+                }
             }
         }
         if started != 0 { throw SystemError(.spawn, .system(.last), path: path) }
-        // Only the child holds the writing ends now: its end is the pipes' end of file.
-        withExtendedLifetime((outputWriting, errorWriting, input)) {}
+        // Closed here, now: only the child holds the writing ends, and its end is the pipes' end of file.
+        outputWriting = nil
+        errorWriting = nil
         let process = try Syscall.retrying(.spawn, path) { csharing_pidfd_open(pid) }
         defer { Syscall.closeDescriptor(process) }
         for end in [outputReading, errorReading] { _ = fcntl(end.descriptor, F_SETFL, O_NONBLOCK) }
