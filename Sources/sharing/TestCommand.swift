@@ -177,72 +177,35 @@ struct TestCommand: AsyncParsableCommand {
         } ?? nil
 
         // The previous report, when rerunning: read as data, its axes planned again here.
-        let previous = try retry.map { path throws(BadInput) in try Self.readReport(path) }
+        let previous = try retry.map { path throws(BadInput) in (report: try Self.readReport(path), file: path) }
         let matrix: Matrix
-        if let previous, let retry {
-            do {
-                matrix = try Matrix(rerunning: previous.runInfo, content: givenContent, payloads: payloads.isEmpty ? nil : payloads, work: workDirectory, file: retry)
-            } catch {
-                throw BadInput("--retry \(error)")
-            }
-        } else {
-            matrix = try self.matrix()
-        }
-        let server = try matrix.needsImageServer ? startServer(serving: matrix.work.appending(component: "share")) : nil
-        defer { server?.stop() }
-        var plan: MatrixPlan
         do {
-            plan = try matrix.plan(imageBase: server?.base)
+            matrix = try previous.map { previous throws(ReportError) in
+                try Matrix(rerunning: previous.report.runInfo, content: givenContent, payloads: payloads.isEmpty ? nil : payloads, work: workDirectory,
+                           file: previous.file)
+            } ?? self.matrix()
+        } catch let error as ReportError {
+            throw BadInput("--retry \(error)")
+        }
+        let options = MatrixRunOptions(program: Processes.currentExecutable, jobs: jobs, repeats: repeats, seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)),
+                                       shard: shard.flatMap(Self.shard), expectations: expectations, expectationsFile: expect, rerunning: previous,
+                                       version: Sharing.version)
+        let report: MatrixReport
+        do {
+            report = try await matrix.run(options) { Output.line($0) }
+        } catch let error as ReportError {
+            throw BadInput("--retry \(error)")
         } catch {
-            throw BadInput(error.description)
+            throw BadInput("\(error)")
         }
-        var cells = plan.cells
-        if let previous, let retry {
-            do {
-                cells = try plan.rerunning(previous, file: retry)
-            } catch {
-                throw BadInput("--retry \(error)")
-            }
-        }
-        if let server, plan.servesImage { Output.line("serving the payloads' image at \(server.base.absoluteString)/photo.jpg while the matrix runs") }
-        for note in plan.notes { Output.line(note) }
-        var info = plan.runInfo
-        info.sharingVersion = Sharing.version
-        info.jobs = jobs
-        if let shard, let (index, count) = Self.shard(shard) {
-            cells = cells.enumerated().filter { $0.offset % count == index - 1 }.map(\.element)
-            info.shard = shard
-        }
-        let seed = self.seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
-        info.seed = seed
-        info.repeats = repeats
-        info.expectations = expect
-        var generator = SeededGenerator(seed: seed)
-        let order = Array(cells.indices).shuffled(using: &generator)
-        Output.line("\(cells.count) cells\(repeats > 1 ? " × \(repeats)" : ""), \(min(jobs, max(cells.count, 1))) at a time, seed \(seed)")
-        let runner = MatrixRunner(program: Self.program, jobs: jobs, repeats: repeats, limit: .seconds((timeout ?? 60) + 60))
-        var results = await runner.run(cells, order: order)
-        for index in results.indices { results[index].expect(expectations?.entry(for: results[index].cell)) }
-        let report = MatrixReport(runInfo: info, cells: results)
         try present(report)
         if updateExpectations, let expect {
-            let updated = Expectations(results: results, previous: expectations)
+            let updated = Expectations(results: report.cells, previous: expectations)
             try write(try Self.encoder.encode(updated), to: expect)
             Output.line("\nwrote \(updated.expectations.count) expectation\(updated.expectations.count == 1 ? "" : "s") to \(expect)")
             return
         }
         if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
-    }
-
-    /// This program, which runs each cell.
-    static var program: URL { Processes.currentExecutable }
-
-    private func startServer(serving directory: URL) throws(BadInput) -> LoopbackFileServer {
-        do {
-            return try LoopbackFileServer(serving: directory)
-        } catch {
-            throw BadInput("the matrix's web server: \(error)")
-        }
     }
 
     /// Prints the grid and what to look at, and writes the reports asked for.
