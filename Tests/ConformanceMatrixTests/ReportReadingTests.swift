@@ -94,5 +94,30 @@ struct ReportReadingTests {
             try MatrixReport.read(from: file)
         }
     }
+
+    @Test("an expectations file is read as strictly: each refusal has its code and names the file and the place", arguments: [
+        ("<x/>", .notExpectations, "is not JSON"),
+        (#"{"schema": "opensharing-expectations/0", "expectations": []}"#, .wrongSchema, "its schema is 'opensharing-expectations/0', not opensharing-expectations/1"),
+        (#"{"schema": "opensharing-expectations/1", "expectations": [{"cell": "*", "statuses": ["exploded"]}]}"#, .badValue, "expectations[0].statuses[0]:"),
+        (#"{"schema": "opensharing-expectations/1", "expectations": [{"statuses": ["crashed"]}]}"#, .badValue, "expectations[0].cell is missing"),
+        (#"{"schema": "opensharing-expectations/1", "expectations": [{"cell": "*", "statuses": []}]}"#, .badValue, "expectations[0] (*) names no status"),
+    ] as [(String, ExpectationsError.Code, String)])
+    func expectationsRefused(text: String, code: ExpectationsError.Code, problem: String) throws {
+        let file = FileManager.default.temporaryDirectory.appending(component: "expect-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(text.utf8).write(to: file)
+        #expect {
+            try Expectations.read(from: file)
+        } throws: { error in
+            let error = error as? ExpectationsError
+            return error?.code == code && error?.file == file.path && error?.problem.hasPrefix(problem) == true
+        }
+        let missing = file.deletingLastPathComponent().appending(component: "absent-\(UUID().uuidString).json")
+        #expect {
+            try Expectations.read(from: missing)
+        } throws: { error in
+            (error as? ExpectationsError)?.code == .unreadable && "\(error)".hasPrefix("\(missing.path): cannot be read")
+        }
+    }
 }
 #endif

@@ -94,4 +94,22 @@ struct PushPayloadTests {
             try payload(padding(4097 - padding(0).utf8.count))
         }
     }
+
+    @Test("a payload Apple accepts that no runtime message carries is .cannotCarry, named: too deep, or too large once localized")
+    func cannotCarry() {
+        let nested = String(repeating: "[", count: WireValue.maximumDepth + 2) + String(repeating: "]", count: WireValue.maximumDepth + 2)
+        #expect {
+            try payload(#"{"aps": {"alert": "x"}, "n": "# + nested + "}")
+        } throws: { error in
+            (error as? PushPayloadError)?.code == .cannotCarry && "\(error)".hasPrefix("push.json nests ")
+                && "\(error)".hasSuffix("at most \(WireValue.maximumDepth) levels deep to the extension")
+        }
+        // 1,990 bytes as sent; 102,000 once the one argument fills each of 60 places.
+        let format = String(repeating: "%1$@", count: 60), argument = String(repeating: "x", count: 1700)
+        #expect {
+            try payload(#"{"aps": {"alert": {"title-loc-key": "\#(format)", "title-loc-args": ["\#(argument)"]}}}"#)
+        } throws: { error in
+            (error as? PushPayloadError)?.code == .cannotCarry && "\(error)".contains("once its localization arguments are expanded")
+        }
+    }
 }
