@@ -78,6 +78,28 @@ struct FromSwiftTests {
         #expect(fromCLI.contains(#"<testsuite name="Uppercase.notes" tests="1" failures="0" skipped="0""#))
     }
 
+    @Test("Matrix.run is sharing test from Swift: the shard's share of the planned cells, each its own process, checked against the expectations")
+    func matrixRun() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(component: "from-swift-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try Self.uppercase(in: directory)
+        let matrix = Matrix(bundles: [bundle.path], hosts: ["notes", "photos", "safari"].compactMap(HostProfile.named), faults: [.none, .loadFails(nth: 1)],
+                            work: directory.appending(component: "work"))
+        let expectations = Expectations([Expectations.Entry(cell: "Uppercase notes *load-fails*", statuses: [.run(.completed)])])
+        var said: [String] = []
+        let report = try await matrix.run(MatrixRunOptions(program: Self.products.appending(component: "sharing"), jobs: 2, seed: 7, shard: (1, 2),
+                                                           expectations: expectations, version: "test"), said: { said.append($0) })
+        // Six cells planned, the first shard every second one of them: notes none, photos none, safari none.
+        #expect(report.cells.map { "\($0.cell.host?.name ?? "") \($0.status.rawValue)" } == ["notes completed", "photos not-activated", "safari not-activated"])
+        #expect(report.runInfo.shard == "1/2" && report.runInfo.seed == 7 && report.runInfo.jobs == 2)
+        #expect(said.last == "3 cells, 2 at a time, seed 7")
+        let second = try await matrix.run(MatrixRunOptions(program: Self.products.appending(component: "sharing"), jobs: 2, seed: 7, shard: (2, 2),
+                                                           expectations: expectations, version: "test"))
+        let cancelled = try #require(second.cells.first { $0.cell.host?.name == "notes" })
+        #expect(cancelled.status == .run(.cancelled) && cancelled.isUnexpected, "the expectation said completed")
+        #expect(report.exitStatus == 0 && second.exitStatus == 1)
+    }
+
     /// JUnit with what differs between two runs of the same cells blanked: times and footprints.
     static func normalized(_ xml: String) -> String {
         xml.replacingOccurrences(of: #"time="[0-9.]+""#, with: #"time="""#, options: .regularExpression)

@@ -155,7 +155,7 @@ public struct Matrix: Sendable {
     }
 
     /// Whether planning needs the default payloads' image served: a notification service with no payloads given.
-    public var needsImageServer: Bool {
+    var needsImageServer: Bool {
         payloads == nil && bundles.contains { path in
             (try? ExtensionBundle(url: URL(fileURLWithPath: path, isDirectory: true)))?.extensionPointIdentifier == DeviceClass.notificationService
         }

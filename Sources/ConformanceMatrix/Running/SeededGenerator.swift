@@ -1,13 +1,13 @@
 /// Random numbers fixed by a seed (SplitMix64): the same seed, the same choices on every machine, so that a
 /// matrix's order of runs can be replayed (`sharing test --seed`).
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
+struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    public init(seed: UInt64) {
+    init(seed: UInt64) {
         state = seed
     }
 
-    public mutating func next() -> UInt64 {
+    mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
