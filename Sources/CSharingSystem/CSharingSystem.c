@@ -125,6 +125,13 @@ ssize_t csharing_receive_packet(int socket, void *bytes, size_t capacity, int *d
     *truncated = 0;
     *ended = 0;
     ssize_t received = recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
+    if (received < 0 && errno == ECONNRESET) {
+        // A peer that closed its end with packets of ours unread leaves this end an error, reported once, before
+        // the packets it sent before it closed: read on, to them and then to the end of file.
+        message.msg_controllen = sizeof control;
+        message.msg_flags = 0;
+        received = recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
+    }
     if (received < 0) return -1;
     if (received == 0 && message.msg_controllen == 0) {
         // No bytes: the peer's end of file, or a packet of no bytes. What is queued next tells them apart.
@@ -270,9 +277,9 @@ ssize_t csharing_send_packet(int socket, const void *bytes, size_t length, const
     (void)socket; (void)bytes; (void)length; (void)descriptors; (void)count; errno = ENOSYS; return -1;
 }
 ssize_t csharing_receive_packet(int socket, void *bytes, size_t capacity, int *descriptors, int capacity_descriptors,
-                                int *count, int *truncated) {
+                                int *count, int *truncated, int *ended) {
     (void)socket; (void)bytes; (void)capacity; (void)descriptors; (void)capacity_descriptors;
-    *count = 0; *truncated = 0; errno = ENOSYS; return -1;
+    *count = 0; *truncated = 0; *ended = 0; errno = ENOSYS; return -1;
 }
 long long csharing_filesystem_type(int descriptor) { (void)descriptor; errno = ENOSYS; return -1; }
 int csharing_peer_credentials(int socket, pid_t *pid, uid_t *uid) { (void)socket; (void)pid; (void)uid; errno = ENOSYS; return -1; }

@@ -347,6 +347,27 @@ struct HostileExtensionTests {
         #expect(HostileBundle.processes(of: bundle).isEmpty)
     }
 
+    @Test("13. an extension that completes and exits at once has completed, however late the host reads its ready")
+    func completedBeforeReadyRead() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try HostileBundle.make("ready-then-complete.py", in: directory, named: "ReadyThenComplete")
+        // Twenty supervisors on two cores, as above: before the fix one run in seven of these, alone, was
+        // reported crashed (exit status 0), its ready read after it had been reaped and its outcome left unread.
+        for _ in 0..<3 {
+            let runs = try await withThrowingTaskGroup(of: ExtensionRun?.self) { group in
+                for _ in 0..<20 { group.addTask { try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari")) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            for run in runs {
+                guard case .completed(let items)? = run?.outcome else { Issue.record("\(String(describing: run?.outcome)) \(run?.log ?? "")"); continue }
+                #expect(items.isEmpty)
+                #expect(run?.exitStatus == .exited(0))
+            }
+        }
+        #expect(HostileBundle.processes(of: bundle).isEmpty)
+    }
+
     @Test("14. a packet of no bytes is a message of no content, a protocol violation, not the end of the connection")
     func emptyPacket() async throws {
         let directory = try ExampleBundles.directory()

@@ -227,8 +227,9 @@ final class Supervisor {
                 terminatedAt = clock.now
             }
         }
-        // Whatever the extension sent before it ended still counts: an outcome sent just before exiting.
-        while killedFor == nil, !closed, let channel, (try? channel.waitUntilReadable(timeout: .zero)) == true {
+        // Whatever the extension sent before it ended still counts: an outcome sent just before exiting, on a
+        // connection whose `ready` is read only now.
+        while killedFor == nil, !closed, (try? (channel ?? bootstrap).waitUntilReadable(timeout: .zero)) == true {
             if !receive() { break }
         }
         // Nothing of the tree outlives the run; then nothing of the request's.
@@ -383,10 +384,10 @@ final class Supervisor {
             guard maker == tree.identifier else {
                 throw ProtocolViolation("ready from process \(process) with a socket made by process \(maker); the extension is \(tree.identifier)")
             }
-            // The extension may have ended since it sent `ready` (killed a moment later): then its number in
-            // its namespace can no longer be read, and its end, not this message, decides the outcome.
-            guard let numbered = Processes.identifierInItsNamespace(maker) else { return }
-            guard numbered == process else {
+            // The extension may have ended since it sent `ready`, its number in its namespace no longer to be
+            // read: the socket is still its own, and what it sent there before it ended (an outcome, most
+            // often) still counts. Only a number that can be read is checked against the one it gave.
+            if let numbered = Processes.identifierInItsNamespace(maker), numbered != process {
                 throw ProtocolViolation("ready from process \(process); the extension is process \(numbered) in its namespace")
             }
             ready = true
