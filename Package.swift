@@ -81,7 +81,8 @@ let package = Package(
                 swiftSettings: strictSettings),
         // The headless part of UIKit and Social that extension principals use: view controllers, the compose
         // sheet, images.
-        .target(name: "OpenExtensionUI", dependencies: ["OpenItemProvider", "OpenImageIO", "OpenCoreFoundation", "Thumbnails"], swiftSettings: strictSettings),
+        .target(name: "OpenExtensionUI", dependencies: ["OpenItemProvider", "OpenImageIO", "OpenCoreFoundation", "Thumbnails", "PackageSupport"],
+                swiftSettings: strictSettings),
         // The notification service API (UserNotifications' part of it), with Apple's checks of attachments.
         .target(name: "OpenUserNotifications", dependencies: ["OpenUniformTypeIdentifiers", "ContentTypes", "PackageSupport"],
                 swiftSettings: strictSettings),

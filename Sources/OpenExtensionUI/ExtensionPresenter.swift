@@ -1,5 +1,6 @@
 import Foundation
 public import OpenItemProvider
+import PackageSupport
 
 /// The person using an extension, scripted: what they do with a compose sheet and with the alerts the
 /// extension shows. One word, the same everywhere (`sharing run --user`, `ExtensionHost.user`, the matrix).
@@ -14,9 +15,15 @@ public enum ExtensionUser: String, Sendable, CaseIterable, Codable {
     /// Touches nothing: the sheet and any alert stay up until the request's time runs out.
     case none
 
-    /// How long the person takes to act on what appears: half a second, a quick person's. An extension that
-    /// ends its request sooner (one that opens its app and closes) is never touched.
+    /// How long the person takes to act on what appears: half a second, a quick person's, counted from when
+    /// the extension is quiescent (no load of its input and no URL opening in progress, its main queue turned
+    /// twice with nothing begun or ended), not from when the sheet or alert appears. An extension that ends its
+    /// request sooner (one that opens its app and closes) is never touched.
     public static let reactionTime: Duration = .milliseconds(500)
+
+    /// How long the person waits for the extension to become quiescent before acting anyway: longer than any
+    /// load takes but one the host holds back (a load that never answers).
+    static let patience: Duration = .seconds(10)
 }
 
 /// An alert an extension presented, and what the scripted user did with it.
@@ -69,11 +76,46 @@ public enum ExtensionPresenter {
         controller.viewDidAppear(false)
         if let sheet = controller as? SLComposeServiceViewController {
             sheet.presentationAnimationDidFinish()
-            // The person acts a moment after the sheet is up, unless the extension has ended the request by then.
-            DispatchQueue.main.asyncAfter(deadline: .now() + ExtensionUser.reactionSeconds) {
+            // The person acts once the sheet has settled, a moment later, unless the extension has ended the request by then.
+            react(to: context) {
                 if context.outcome == nil { sheet.userArrives(user) }
             }
         }
+    }
+
+    /// Does `action` as the person would: once the request is quiescent, the reaction time later, and once
+    /// whatever began meanwhile has ended too. A busy machine slows the extension's work and the person alike.
+    static func react(to context: NSExtensionContext?, _ action: @escaping @MainActor () -> Void) {
+        let work = context?.work ?? WorkInProgress()
+        settle(work) {
+            DispatchQueue.main.asyncAfter(deadline: .now() + ExtensionUser.reactionTime.inSeconds) {
+                settle(work, action)
+            }
+        }
+    }
+
+    /// Calls `body` on the main queue once `work` is quiescent: nothing in progress, and the main queue turned
+    /// twice with nothing begun or ended in between; or once the person's patience has run out.
+    private static func settle(_ work: WorkInProgress, _ body: @escaping @MainActor () -> Void) {
+        let acted = ActedOnce()
+        let act: @MainActor () -> Void = {
+            guard !acted.done else { return }
+            acted.done = true
+            body()
+        }
+        DispatchQueue.main.asyncAfter(deadline: .now() + ExtensionUser.patience.inSeconds, execute: act)
+        @Sendable func probe() {
+            work.whenIdle {
+                DispatchQueue.main.async {
+                    let first = work.snapshot
+                    guard first.count == 0 else { return probe() }
+                    DispatchQueue.main.async {
+                        if work.snapshot.generation == first.generation { act() } else { probe() }
+                    }
+                }
+            }
+        }
+        probe()
     }
 
     /// An alert is up: the user of the controller that presented it answers it as they do, a moment later.
@@ -91,17 +133,15 @@ public enum ExtensionPresenter {
         let record = PresentedAlert(title: alert.title, message: alert.message,
                                     actions: alert.actions.map { ($0.title, $0.style.name) }, chosen: chosen)
         guard let chosen else { return alertObserver?(record) ?? () }
-        DispatchQueue.main.asyncAfter(deadline: .now() + ExtensionUser.reactionSeconds) {
+        react(to: alert.extensionContext) {
             alertObserver?(record)
             alert.tap(alert.actions[chosen])
         }
     }
 }
 
-extension ExtensionUser {
-    /// The reaction time, as a dispatch queue takes it.
-    static var reactionSeconds: Double {
-        let (seconds, attoseconds) = reactionTime.components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
+/// Whether the person has acted on what a `settle` waited for.
+@MainActor
+private final class ActedOnce {
+    var done = false
 }

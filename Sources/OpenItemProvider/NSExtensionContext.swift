@@ -30,7 +30,13 @@ open class NSExtensionContext: NSObject, @unchecked Sendable {
     public init(inputItems: [Any]) {
         self.items = inputItems
         super.init()
+        for case let item as NSExtensionItem in inputItems {
+            for provider in item.attachments ?? [] { provider.work = work }
+        }
     }
+
+    /// What the request has in progress: loads of its input and URLs being opened (OpenSharing).
+    package let work = WorkInProgress()
 
     /// A context with no input items. Stands in for `NSExtensionContext.init()`.
     override public convenience init() {
@@ -68,10 +74,17 @@ open class NSExtensionContext: NSObject, @unchecked Sendable {
     /// reaches it ahead of whatever the extension does next (completing its request, typically), as a
     /// message on the system's connection does; the answer comes later, never on the caller's stack.
     @preconcurrency open func open(_ url: URL, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
-        guard let opener = lock.withLock({ urlOpener }) else {
-            return BlockingThreads.submit { completionHandler?(false) }
+        // The request's work until the handler has returned.
+        let work = self.work
+        work.begin()
+        let answer: @Sendable (Bool) -> Void = { opened in
+            BlockingThreads.submit {
+                completionHandler?(opened)
+                work.end()
+            }
         }
-        opener(url) { opened in BlockingThreads.submit { completionHandler?(opened) } }
+        guard let opener = lock.withLock({ urlOpener }) else { return answer(false) }
+        opener(url, answer)
     }
 
     /// Asks the host to open a URL, and answers whether it did.

@@ -43,7 +43,7 @@ extension NSItemProvider {
     func loadItemImplementation(forTypeIdentifier typeIdentifier: String, options: [AnyHashable: Any]? = nil,
                        completionHandler: ItemHandler? = nil) {
         let type = Self.type(for: typeIdentifier)
-        let once = Once(completionHandler)
+        let once = Once(completionHandler, work: work)
         guard let representation = representation(conformingTo: type) else {
             let error = Self.error(.itemUnavailableError, "No item conforms to \(typeIdentifier); the item provider has \(availableTypesDescription).")
             BlockingThreads.submit { once.call(nil, error) }
@@ -76,7 +76,7 @@ extension NSItemProvider {
     }
 
     func loadPreviewImageImplementation(options: [AnyHashable: Any]! = [:], completionHandler: ItemHandler!) {
-        let once = Once(completionHandler)
+        let once = Once(completionHandler, work: work)
         guard let handler = previewImageHandler else {
             BlockingThreads.submit {
                 once.call(nil, Self.error(.itemUnavailableError, "The item provider has no preview image handler."))
@@ -126,8 +126,13 @@ struct Once: Sendable {
     /// A legacy item and an error, as a loader hands them over.
     private let answer: ReplyBox<UncheckedBox<(item: (any NSSecureCoding)?, error: (any Error)?)>>
 
-    init(_ handler: NSItemProvider.ItemHandler?) {
-        answer = ReplyBox { answer in handler?(answer.value.item, answer.value.error) }
+    /// The request's work from now until `handler` has returned.
+    init(_ handler: NSItemProvider.ItemHandler?, work: WorkInProgress?) {
+        work?.begin()
+        answer = ReplyBox { answer in
+            handler?(answer.value.item, answer.value.error)
+            work?.end()
+        }
     }
 
     func call(_ item: (any NSSecureCoding)?, _ error: (any Error)?) {

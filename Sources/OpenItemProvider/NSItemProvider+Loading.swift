@@ -98,7 +98,13 @@ extension NSItemProvider {
     /// Starts a load of the first visible representation conforming to `type`.
     func load(_ type: UTType, as requested: Requested,
               deliver: @escaping @Sendable (Result<LoadedValue, NSError>) -> Void) -> Progress {
-        let operation = LoadOperation(deliver: deliver)
+        // The request's work from now until the consumer's handler has returned.
+        let work = self.work
+        work?.begin()
+        let operation = LoadOperation { result in
+            deliver(result)
+            work?.end()
+        }
         guard let representation = representation(conformingTo: type) else {
             let error = Self.error(.itemUnavailableError,
                                    "No representation conforms to \(type.identifier); the item provider has \(availableTypesDescription).")

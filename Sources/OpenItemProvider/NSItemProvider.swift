@@ -54,6 +54,7 @@ open class NSItemProvider: NSObject, NSCopying {
         var temporaryDirectory: URL?
         var loadersReturnAtOnce = false
         var readsItemFiles = true
+        var work: WorkInProgress?
     }
 
     // An NSLock (a pthread mutex), which the thread sanitizer understands; it does not see Synchronization's
@@ -367,6 +368,12 @@ open class NSItemProvider: NSObject, NSCopying {
     package var readsItemFiles: Bool {
         get { withState { $0.readsItemFiles } }
         set { withState { $0.readsItemFiles = newValue } }
+    }
+
+    /// The request whose input this provider is: its loads are that request's work in progress.
+    package var work: WorkInProgress? {
+        get { withState { $0.work } }
+        set { withState { $0.work = newValue } }
     }
 
     /// Runs `start`, which calls a registered loader: on a background thread, as Apple's loaders run, unless

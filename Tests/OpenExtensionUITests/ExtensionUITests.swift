@@ -97,6 +97,23 @@ private final class LateSheet: SLComposeServiceViewController {
     override func didSelectPost() { posted = true }
 }
 
+/// Brave's "Share to" pattern: loads its item, opens its app with it, and cancels a tenth of a second later.
+@MainActor
+private final class OpensItsApp: SLComposeServiceViewController {
+    override func presentationAnimationDidFinish() {
+        let provider = extensionContext?.inputItems.compactMap { ($0 as? NSExtensionItem)?.attachments?.first }.first
+        provider?.loadItem(forTypeIdentifier: "public.plain-text", options: nil) { item, _ in
+            let url = URL(string: "app://open?text=\((item as? String) ?? "")")!
+            DispatchQueue.main.async {
+                self.extensionContext?.open(url) { _ in }
+                DispatchQueue.main.asyncAfter(deadline: .now() + 0.1) {
+                    self.extensionContext?.cancelRequest(withError: NSError(domain: NSCocoaErrorDomain, code: NSUserCancelledError))
+                }
+            }
+        }
+    }
+}
+
 /// Serialized: the alert observer is the process's one.
 @Suite("The scripted user, alerts, and work after completion", .serialized)
 @MainActor
@@ -105,9 +122,16 @@ struct ScriptedUserTests {
         NSExtensionContext(inputItems: [NSExtensionItem()])
     }
 
-    /// Waits past the user's reaction time, the main queue running meanwhile.
+    /// Waits past the user's reaction time, the main queue running meanwhile: before asserting that the user
+    /// did nothing.
     private func turn() async {
         try? await Task.sleep(for: ExtensionUser.reactionTime + .milliseconds(200))
+    }
+
+    /// Waits until `happened`, the main queue running meanwhile; gives up after ten seconds.
+    private func until(_ happened: () -> Bool) async {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !happened() && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
     }
 
     @Test("the user acts after a moment, and not at all once the extension has ended the request itself")
@@ -122,6 +146,32 @@ struct ScriptedUserTests {
         #expect(context.misuses.isEmpty, "the user did not tap Cancel after the request ended")
     }
 
+    @Test("the user waits for the extension's work: a load answered three reaction times late, then its app opened late too, and the extension cancels first", arguments: [ExtensionUser.post, .cancel])
+    func waitsForWork(user: ExtensionUser) async {
+        // A host as slow as a busy machine makes it: each answer comes 1.5 s after it was asked for.
+        let late = 1.5
+        #expect(.seconds(late) == ExtensionUser.reactionTime * 3)
+        let provider = NSItemProvider()
+        provider.registerItem(forTypeIdentifier: "public.plain-text") { completion, _, _ in
+            DispatchQueue.global().asyncAfter(deadline: .now() + late) { completion?("hello" as NSString, nil) }
+        }
+        let item = NSExtensionItem()
+        item.attachments = [provider]
+        let context = NSExtensionContext(inputItems: [item])
+        let asked = Asked()
+        context.openURLHandler = { url, reply in
+            asked.url = url
+            DispatchQueue.global().asyncAfter(deadline: .now() + late) { reply(true) }
+        }
+        ExtensionPresenter.present(OpensItsApp(), with: context, user: user)
+        guard case .cancelled = await context.requestEnded() else {
+            Issue.record("\(String(describing: context.outcome))")
+            return
+        }
+        #expect(asked.url == URL(string: "app://open?text=hello"))
+        #expect(context.misuses.isEmpty, "the user did not act after the request ended")
+    }
+
     @Test("post waits for the content to be valid: it taps Post at the validation that makes it so, once")
     func postWhenValid() async {
         let sheet = LateSheet()
@@ -130,7 +180,7 @@ struct ScriptedUserTests {
         #expect(!sheet.posted)
         sheet.ready = true
         sheet.validateContent()
-        await turn()
+        await until { sheet.posted }
         #expect(sheet.posted)
         sheet.posted = false
         sheet.validateContent()
@@ -144,7 +194,7 @@ struct ScriptedUserTests {
         let sheet = LateSheet()
         sheet.ready = true
         ExtensionPresenter.present(sheet, with: context, user: user)
-        await turn()
+        if user == .cancel { _ = await context.requestEnded() } else { await turn() }
         #expect(!sheet.posted)
         if user == .cancel {
             guard case .cancelled(let error)? = context.outcome else { Issue.record("\(String(describing: context.outcome))"); return }
@@ -171,7 +221,7 @@ struct ScriptedUserTests {
         alert.addAction(keep)
         alert.preferredAction = keep
         presenter.present(alert, animated: true)
-        await turn()
+        if expected == nil { await turn() } else { await until { !pressed.isEmpty } }
         #expect(pressed == (expected.map { [$0] } ?? []))
         #expect(presenter.presentedViewController == (expected == nil ? alert : nil))
         #expect(recorded == [PresentedAlert(title: "Keep the draft?", message: "It is not posted.",
