@@ -279,6 +279,28 @@ package final class ProcessTree: @unchecked Sendable {
         return total + buffers.values.reduce(0, +)
     }
 
+    /// How long each thread of the tree (but the init's) has waited for a core since it started, by thread
+    /// (this namespace's numbers): the run-queue delay the kernel keeps for each task, in nanoseconds
+    /// (`/proc/PID/task/TID/schedstat`'s second field). Time a busy machine took from the extension.
+    package func runQueueDelays() -> [Int32: UInt64] {
+        var delays: [Int32: UInt64] = [:]
+        for member in members() {
+            for thread in (try? FileSystem.contentsOfDirectory(URL(fileURLWithPath: "/proc/\(member)/task"))) ?? [] {
+                guard let identifier = Int32(thread),
+                      let delay = Self.contents(of: "/proc/\(member)/task/\(thread)/schedstat").flatMap(Self.runQueueDelay(schedstat:)) else { continue }
+                delays[identifier] = delay
+            }
+        }
+        return delays
+    }
+
+    /// The run-queue delay in nanoseconds from the text of a schedstat file (time on a core, time waiting for
+    /// one, time slices).
+    package static func runQueueDelay(schedstat text: String) -> UInt64? {
+        let fields = text.split(whereSeparator: \.isWhitespace)
+        return fields.count >= 2 ? UInt64(fields[1]) : nil
+    }
+
     /// The members but those running a program named in `programs` (by its file name).
     private func counted(ignoring programs: Set<String>) -> [Int32] {
         let members = members()

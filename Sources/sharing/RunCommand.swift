@@ -192,6 +192,10 @@ extension RunReport {
             Output.line(String(format: "after completion: lived %.2f s%@", livedAfterCompletion,
                                afterCompletionExpired ? ", until its time ran out (its expiring work was told so)" : ""))
         }
+        if let waitedForCore, let requestTime, waitedForCore >= max(0.5, requestTime / 10) {
+            Output.line(String(format: "the machine kept it waiting %.1f s of %.1f s (its time budget was not charged for that)",
+                               waitedForCore, requestTime))
+        }
         // Nothing ran: no memory to tell of, no sandbox.
         guard status != .notActivated else { return }
         Output.line("peak memory: \(ByteCount(bytes: peakFootprint))\(cell.device.map { " (limit \(ByteCount(bytes: memoryLimit)) on \($0.name))" } ?? "")")

@@ -368,6 +368,36 @@ struct HostileExtensionTests {
         #expect(HostileBundle.processes(of: bundle).isEmpty)
     }
 
+    @Test("15. a request's budget charges the extension's own time: a busy machine that keeps it from its core slows it and leaves the verdict alone",
+          arguments: [(1.0, true), (1.0, false), (3.5, true), (3.5, false)] as [(Double, Bool)])
+    func budgetOfItsOwnTime(work: Double, busy: Bool) async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try HostileBundle.make("cpu-time.py", in: directory, named: "CPUTime", ["SECONDS": "\(work)"])
+        // Two programs that never yield, on the core the extension pins itself to: it gets a third of it.
+        let loops = try BusyLoops(busy ? 2 : 0, core: 0)
+        defer { loops.stop() }
+        let limits = ExtensionLimits(memory: 120 << 20, request: .seconds(2), grace: .milliseconds(500))
+        let run = try await HostileBundle.run(bundle, host: ExtensionHost(limits: limits))
+        if work < 2 {
+            guard case .completed? = run?.outcome else {
+            Issue.record("\(String(describing: run?.outcome)) \(run?.log ?? "")")
+            return
+        }
+        } else {
+            guard case .interrupted(.timeout(.request))? = run?.outcome else {
+            Issue.record("\(String(describing: run?.outcome))")
+            return
+        }
+        }
+        // What the machine took is said: the loops alone keep it waiting two thirds of the time. (The cases run
+        // side by side, each extension on the same core, so even a quiet case has some waiting to tell.)
+        if busy {
+            #expect(run?.waitedForCore ?? .zero > .seconds(work / 2), "\(run?.waitedForCore ?? .zero) of \(run?.requestTime ?? .zero)")
+        }
+        #expect(HostileBundle.processes(of: bundle).isEmpty)
+    }
+
     @Test("14. a packet of no bytes is a message of no content, a protocol violation, not the end of the connection")
     func emptyPacket() async throws {
         let directory = try ExampleBundles.directory()
@@ -375,5 +405,28 @@ struct HostileExtensionTests {
         let bundle = try HostileBundle.make("empty-packet.py", in: directory, named: "Empty")
         let run = try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari"))
         #expect(violation(run) == "an empty message (a packet of no bytes)")
+    }
+}
+
+/// Programs that spin on one core until stopped: a busy machine, made by a test and ended by it.
+final class BusyLoops {
+    private let processes: [Process]
+
+    init(_ count: Int, core: Int) throws {
+        processes = try (0..<count).map { _ in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+            process.arguments = ["-c", "\(core)", "python3", "-c", "while True: pass"]
+            try process.run()
+            return process
+        }
+    }
+
+    /// Kills and reaps every loop.
+    func stop() {
+        for process in processes {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
     }
 }

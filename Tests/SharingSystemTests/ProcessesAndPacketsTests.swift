@@ -211,6 +211,29 @@ struct ProcessTreeTests {
         #expect(members.allSatisfy { !Processes.exists($0) })
     }
 
+    @Test("each thread's wait for a core: two busy processes sharing one core each wait, and the count is read per thread")
+    func runQueueDelays() async throws {
+        #expect(ProcessTree.runQueueDelay(schedstat: "81234 5678 9\n") == 5678)
+        #expect(ProcessTree.runQueueDelay(schedstat: "81234") == nil)
+        #expect(ProcessTree.runQueueDelay(schedstat: "81234 -5 9") == nil)
+        let directory = try TemporaryDirectory(in: nil)
+        defer { directory.remove() }
+        let delays = try await blocking {
+            let tree = try Self.start("taskset -c 0 sh -c 'while :; do :; done' & taskset -c 0 sh -c 'while :; do :; done' & wait",
+                                      in: directory.url)
+            defer { tree.end() }
+            // Until both have waited a fifth of a second for the core they share.
+            let deadline = Date().addingTimeInterval(20)
+            var delays: [Int32: UInt64] = [:]
+            repeat {
+                Thread.sleep(forTimeInterval: 0.05)
+                delays = tree.runQueueDelays()
+            } while delays.values.filter({ $0 >= 200_000_000 }).count < 2 && Date() < deadline
+            return delays
+        }
+        #expect(delays.values.filter { $0 >= 200_000_000 }.count >= 2, "\(delays)")
+    }
+
     @Test("the tree's memory counts every process and the memory files they hold but do not map")
     func treeMemory() async throws {
         let directory = try TemporaryDirectory(in: nil)

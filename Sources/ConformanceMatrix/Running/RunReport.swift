@@ -60,6 +60,10 @@ public struct RunReport: Codable, Sendable {
     /// Seconds the process lived after it ended the request, and whether the time after completion ran out.
     public var livedAfterCompletion: Double?
     public var afterCompletionExpired: Bool
+    /// Seconds the requests ran, start to end, and how many of them the machine kept the extension waiting for
+    /// a core: time its budgets were not charged.
+    public var requestTime: Double?
+    public var waitedForCore: Double?
 
     /// The report of a run that did not happen: the extension's activation rule hides it for the share, for
     /// `reasons` (the clauses that fail).
@@ -90,6 +94,8 @@ public struct RunReport: Codable, Sendable {
         }
         livedAfterCompletion = run.livedAfterCompletion.map(\.inSeconds)
         afterCompletionExpired = run.afterCompletionExpired
+        requestTime = run.requestTime.inSeconds
+        waitedForCore = run.waitedForCore.inSeconds
         status = run.status
         reason = run.reason
         loads = run.loads.map { Load(type: $0.typeIdentifier, form: $0.form, size: $0.size, failure: $0.failure) }

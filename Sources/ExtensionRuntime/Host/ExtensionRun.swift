@@ -26,6 +26,11 @@ public struct ExtensionRun: Sendable {
     /// Whether the time after completion ran out with the process still at work: its expiring activities were
     /// told so, and the host ended it if it did not end within the grace.
     public var afterCompletionExpired = false
+    /// How long the extension's requests ran, start to end, and how much of that the machine kept it waiting
+    /// for a core: time its budgets did not charge it (an OpenSharing addition; a device's cores wait for no
+    /// other build).
+    public var requestTime: Duration = .zero
+    public var waitedForCore: Duration = .zero
 
     /// The outcome in the runtime's one vocabulary.
     public var status: ExtensionStatus {

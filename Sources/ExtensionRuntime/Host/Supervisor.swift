@@ -55,8 +55,16 @@ final class Supervisor {
     private var closedAt: ContinuousClock.Instant?
     private var outcome: ExtensionOutcome?
     private var endedAt: ContinuousClock.Instant?
-    private var requestedAt: ContinuousClock.Instant?
-    private var warned: (phase: TimeoutPhase, at: ContinuousClock.Instant)?
+    /// The time budget running now, charged as a device charges it.
+    private var phaseClock: PhaseClock
+    /// Before this, the budget cannot have run out, however little the machine delayed the extension: the
+    /// kernel's counters are read only from then on.
+    private var nextClockCheck: ContinuousClock.Instant
+    /// The time warning sent for the phase running now, if it was: the phase.
+    private var warned: TimeoutPhase?
+    /// The requests' time so far, and how much of it the machine kept the extension waiting for a core.
+    private var requestTime: Duration = .zero
+    private var waitedForCore: Duration = .zero
     /// Why the host ended the extension, if it did.
     private var killedFor: InterruptionReason?
     private var opened: [URL] = []
@@ -83,6 +91,8 @@ final class Supervisor {
     static let openedURLRecords = 1000
     /// The most alerts a run records.
     static let alertRecords = 100
+    /// The most messages read in one turn of the loop.
+    static let messagesAtOnce = 64
     /// The most notification center calls that wait for an earlier answer to be read.
     static let waitingCenterCalls = 64
 
@@ -165,6 +175,8 @@ final class Supervisor {
             container.remove()
             throw ExtensionRuntimeError(.spawnFailed, bundle: path, "cannot start", underlying: error)
         }
+        phaseClock = PhaseClock(.startup, start: started, budget: limits.startup, tree: nil)
+        nextClockCheck = started + limits.startup
         let meter = disk
         desk?.diskInUse = { meter.used }
         let limit = Int64(limits.disk)
@@ -190,16 +202,24 @@ final class Supervisor {
                 waiting = outbox.flush()
             }
             checkDisk(now)
-            checkClock(now)
             if let overdue = outbox.overdue { kill(for: .protocolViolation(overdue)) }
             let current = channel ?? bootstrap
             let reading = [tree.endDescriptor, outbox.wakeup.descriptor, disk.writes.descriptor, disk.measured.descriptor] + (closed ? [] : [current.descriptor])
             let writing = waiting && !closed ? (channel.map { [$0.descriptor] } ?? []) : []
             let ready = (try? Poll.ready(reading: reading, writing: writing, timeout: memoryInterval, name: "the extension")) ?? (readable: [], writable: [])
-            if !closed && ready.readable.contains(current.descriptor) && !receive() {
-                // End of file: normal once the request has ended, and usual when the process is dying.
-                closed = true
-                closedAt = clock.now
+            if !closed && ready.readable.contains(current.descriptor) {
+                // Everything that waits (a few dozen messages at most, so that the measuring goes on), so that
+                // the clock below judges what the extension had sent by now, however late this thread woke.
+                var received = 0
+                repeat {
+                    guard receive() else {
+                        // End of file: normal once the request has ended, and usual when the process is dying.
+                        closed = true
+                        closedAt = clock.now
+                        break
+                    }
+                    received += 1
+                } while received < Self.messagesAtOnce && (try? (channel ?? bootstrap).waitUntilReadable(timeout: .zero)) == true
             }
             // A process that closed its connection before ending the request, and is still running a moment
             // later, broke the protocol.
@@ -222,6 +242,7 @@ final class Supervisor {
                 disk.measured.drain()
                 checkDisk(clock.now)
             }
+            checkClock(clock.now)
             if ready.readable.contains(tree.endDescriptor) {
                 termination = tree.termination()
                 terminatedAt = clock.now
@@ -232,6 +253,7 @@ final class Supervisor {
         while killedFor == nil, !closed, (try? (channel ?? bootstrap).waitUntilReadable(timeout: .zero)) == true {
             if !receive() { break }
         }
+        endPhase()
         // Nothing of the tree outlives the run; then nothing of the request's.
         tree.end()
         loads.end()
@@ -257,6 +279,8 @@ final class Supervisor {
         run.alerts = alerts
         if outcome != nil, let endedAt, let terminatedAt { run.livedAfterCompletion = max(.zero, terminatedAt - endedAt) }
         run.afterCompletionExpired = afterCompletionExpired
+        run.requestTime = requestTime
+        run.waitedForCore = waitedForCore
         return run
     }
 
@@ -325,24 +349,41 @@ final class Supervisor {
         disk.measure()
     }
 
-    /// The budget running now, and when it ends.
-    private var deadline: (TimeoutPhase, ContinuousClock.Instant) {
-        if let endedAt { return (.afterCompletion, endedAt + limits.afterCompletion) }
-        if let requestedAt { return (.request, requestedAt + limits.request) }
-        return (.startup, started + limits.startup)
+    /// Starts the budget of `phase`: the warning and the kill count from here.
+    private func begin(_ phase: TimeoutPhase, budget: Duration) {
+        endPhase()
+        phaseClock = PhaseClock(phase, start: clock.now, budget: budget, tree: tree)
+        nextClockCheck = phaseClock.start + budget
+        warned = nil
     }
 
+    /// Adds a request phase's time, and the machine's share of it, to the run's.
+    private func endPhase() {
+        guard phaseClock.phase == .request else { return }
+        phaseClock.read(tree, at: clock.now)
+        requestTime += clock.now - phaseClock.start
+        waitedForCore += phaseClock.waited
+    }
+
+    /// The budget's warning once the extension has spent it, the kill once it has spent the grace too; time
+    /// the machine kept the extension waiting for a core is not spent.
     private func checkClock(_ now: ContinuousClock.Instant) {
-        guard killedFor == nil else { return }
-        let (phase, end) = deadline
-        guard now >= end else { return }
-        if let warned, warned.phase == phase {
-            guard now >= warned.at + limits.grace else { return }
-            kill(for: .timeout(phase))
+        if now - phaseClock.readAt >= PhaseClock.interval { phaseClock.read(tree, at: now) }
+        guard killedFor == nil, now >= nextClockCheck else { return }
+        phaseClock.read(tree, at: now)
+        let spent = phaseClock.spent(at: now)
+        let due = warned == phaseClock.phase ? phaseClock.budget + limits.grace : phaseClock.budget
+        guard spent >= due else {
+            nextClockCheck = now + (due - spent)
+            return
+        }
+        if warned == phaseClock.phase {
+            kill(for: .timeout(phaseClock.phase))
         } else {
-            warned = (phase, now)
-            if phase == .afterCompletion { afterCompletionExpired = true }
-            outbox.send(.timeWarning(phase: phase))
+            warned = phaseClock.phase
+            nextClockCheck = now + limits.grace
+            if phaseClock.phase == .afterCompletion { afterCompletionExpired = true }
+            outbox.send(.timeWarning(phase: phaseClock.phase))
         }
     }
 
@@ -391,8 +432,7 @@ final class Supervisor {
                 throw ProtocolViolation("ready from process \(process); the extension is process \(numbered) in its namespace")
             }
             ready = true
-            requestedAt = clock.now
-            warned = nil
+            begin(.request, budget: limits.request)
             self.channel = channel
             outbox.connect(channel)
             outbox.send(request)
@@ -439,11 +479,10 @@ final class Supervisor {
             measuredExactly = clock.now - Self.footprintInterval
             checkMemory()
             guard killedFor == nil else { return }
-            try desk.delivered(index, content: content, files: files, expired: warned?.phase == .request, peak: requestPeak)
+            try desk.delivered(index, content: content, files: files, expired: warned == .request, peak: requestPeak)
             guard let next = desk.next() else { return end(with: .completed([])) }
             outbox.send(next)
-            requestedAt = clock.now
-            warned = nil
+            begin(.request, budget: limits.request)
             requestPeak = 0
         case .center(let id, let call):
             guard ready, desk != nil else { throw ProtocolViolation(ready ? "a notification center call from an extension sent no notification" : "a notification center call before ready") }
@@ -473,7 +512,7 @@ final class Supervisor {
         guard killedFor == nil else { return }
         self.outcome = outcome
         endedAt = clock.now
-        warned = nil
+        begin(.afterCompletion, budget: limits.afterCompletion)
         outbox.send(.ended)
     }
 
