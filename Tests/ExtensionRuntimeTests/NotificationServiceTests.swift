@@ -80,6 +80,21 @@ struct NotificationServiceTests {
         }
     }
 
+    @Test("a handler called again half a second after the last notification's first call is counted, ten runs of ten, side by side")
+    func calledTwiceLate() async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<10 {
+                group.addTask {
+                    try await deliver([Self.push(["probe": "late-double"])]) { result in
+                        #expect(result.deliveries[0].content.title == "first")
+                        #expect(result.deliveries[0].handlerCalls == 2)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
     @Test("when time runs out, serviceExtensionTimeWillExpire() runs on another thread and its content is shown, marked expired", arguments: ["expire", "block-main"])
     func expiry(probe: String) async throws {
         try await deliver([Self.push(["probe": probe]), Self.push()], limits: Self.quick) { result in

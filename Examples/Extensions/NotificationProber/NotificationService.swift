@@ -4,7 +4,7 @@ import SharingShim
 // every way a service can end. Its body always ends with the process's identifier and how many notifications
 // this instance has had, which shows when iOS-style reuse happened.
 //
-// probe: edit (the default) | double | expire | expire-silent | block-main | suppress | crash | hog | attach |
+// probe: edit (the default) | double | late-double | expire | expire-silent | block-main | suppress | crash | hog | attach |
 //        center | unsendable
 final class NotificationService: UNNotificationServiceExtension {
     private var received = 0
@@ -24,6 +24,15 @@ final class NotificationService: UNNotificationServiceExtension {
             let second = content.mutableCopy() as! UNMutableNotificationContent
             second.title = "second"
             contentHandler(second)
+        case "late-double":
+            // The race Mattermost's wrapper guards against: a second call half a second after the first.
+            content.title = "first"
+            contentHandler(content)
+            let second = content.mutableCopy() as! UNMutableNotificationContent
+            second.title = "second"
+            // Called on the main queue, as the first was.
+            nonisolated(unsafe) let (handler, late) = (contentHandler, second)
+            DispatchQueue.main.asyncAfter(deadline: .now() + 0.5) { handler(late) }
         case "expire":
             content.title = "best attempt"
         case "expire-silent":

@@ -62,6 +62,9 @@ final class Supervisor {
     private var nextClockCheck: ContinuousClock.Instant
     /// The time warning sent for the phase running now, if it was: the phase.
     private var warned: TimeoutPhase?
+    /// Whether a notification service that has delivered its last notification is living on before it is told
+    /// the request has ended.
+    private var lingering = false
     /// The requests' time so far, and how much of it the machine kept the extension waiting for a core.
     private var requestTime: Duration = .zero
     private var waitedForCore: Duration = .zero
@@ -95,6 +98,11 @@ final class Supervisor {
     static let messagesAtOnce = 64
     /// The most notification center calls that wait for an earlier answer to be read.
     static let waitingCenterCalls = 64
+    /// How long a notification service's process lives on after its last notification's content, before the
+    /// host tells it the request has ended: iOS keeps the process a while for the next notification (how long,
+    /// Apple does not say), and a handler called again meanwhile is seen. Charged as a budget is, so a busy
+    /// machine does not hide a late call.
+    static let notificationLinger: Duration = .seconds(1)
 
     init(bundle: ExtensionBundle, work: Work, limits: ExtensionLimits, baseline: Int = 0, environment extra: [String: String] = [:],
          appGroupContainers: URL?, cgroup: URL?, pidNamespace: Bool, openURL: (@Sendable (URL) -> Bool)?,
@@ -377,7 +385,9 @@ final class Supervisor {
             nextClockCheck = now + (due - spent)
             return
         }
-        if warned == phaseClock.phase {
+        if lingering {
+            tellEnded()
+        } else if warned == phaseClock.phase {
             kill(for: .timeout(phaseClock.phase))
         } else {
             warned = phaseClock.phase
@@ -511,6 +521,17 @@ final class Supervisor {
         checkDisk(clock.now)
         guard killedFor == nil else { return }
         self.outcome = outcome
+        if desk != nil, case .completed = outcome {
+            lingering = true
+            begin(.afterCompletion, budget: Self.notificationLinger)
+        } else {
+            tellEnded()
+        }
+    }
+
+    /// Tells the extension its request has ended: the time after completion starts.
+    private func tellEnded() {
+        lingering = false
         endedAt = clock.now
         begin(.afterCompletion, budget: limits.afterCompletion)
         outbox.send(.ended)
