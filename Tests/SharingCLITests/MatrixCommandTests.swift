@@ -221,6 +221,23 @@ struct MatrixCommandTests {
         }
     }
 
+    @Test("--repeat runs a cell's runs one after another, never side by side in the directory they share: every run starts and ends alike")
+    func repeatsShareNothing() async throws {
+        try await withTemporaryDirectory { directory in
+            // ImageSaver writes into the cell's app group, which each run's end removes. Four runs of one cell,
+            // four at a time: side by side, a run that ended removed the group under the others, which then
+            // could not start ("No such file or directory") or lost what they wrote.
+            let bundle = try ExampleBundle.make("ImageSaver", in: directory)
+            let json = directory.appending(path: "report.json")
+            let result = try await Sharing.run(["test", bundle.path, "--hosts", "photos", "--faults", "none", "--repeat", "4", "--jobs", "4",
+                                                "--timeout", "30", "--work", directory.appending(path: "work").path, "--json", json.path])
+            #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+            let cells = try cells(json)
+            #expect(cells.count == 1)
+            #expect(cells.first?["statuses"] as? [String] == Array(repeating: "completed", count: 4), "\(cells)")
+        }
+    }
+
     @Test("--retry of an edited report (an app group or bundle changed, an unknown fault, an extra argument) exits 2 naming the field, and touches nothing outside --work")
     func editedReport() async throws {
         try await withTemporaryDirectory { directory in

@@ -30,23 +30,30 @@ public struct MatrixRunner: Sendable {
         // cell waits for it.
         let leftovers = Self.moveAside(cells.first?.directory.deletingLastPathComponent())
         async let removed: Void = BlockingThreads.run { if let leftovers { try? FileSystem.removeTree(leftovers) } }
-        let queue = order.flatMap { index in Array(repeating: index, count: repeats) }
-        let next = Locked(0)
+        // A cell's runs one after another, by one worker: they share the cell's directory (its app group),
+        // which each run's end removes.
+        let next = Locked((cell: 0, run: 0))
         let done = Locked([[CellResult]](repeating: [], count: cells.count))
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<min(jobs, max(queue.count, 1)) {
+            for _ in 0..<min(jobs, max(order.count, 1)) {
                 group.addTask {
                     while true {
-                        let position = next.withLock { value -> Int in
-                            defer { value += 1 }
-                            return value
+                        let position = next.withLock { next -> Int in
+                            defer { next.cell += 1 }
+                            return next.cell
                         }
-                        guard position < queue.count else { return }
-                        let index = queue[position]
-                        var result = await BlockingThreads.run { [self] in run(cells[index]) }
-                        result.order = position
-                        finished(result)
-                        done.withLock { $0[index].append(result) }
+                        guard position < order.count else { return }
+                        let index = order[position]
+                        for _ in 0..<repeats {
+                            let started = next.withLock { next -> Int in
+                                defer { next.run += 1 }
+                                return next.run
+                            }
+                            var result = await BlockingThreads.run { [self] in run(cells[index]) }
+                            result.order = started
+                            finished(result)
+                            done.withLock { $0[index].append(result) }
+                        }
                     }
                 }
             }
