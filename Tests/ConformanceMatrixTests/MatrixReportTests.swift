@@ -37,6 +37,7 @@ struct MatrixReportTests {
         var varied = result(.run(.completed))
         varied.recordRepeat(result(.run(.crashed)))
         #expect(varied.statuses == [.run(.completed), .run(.crashed)])
+        #expect(varied.varied == [.status])
         #expect(varied.isFlaky && !varied.isUnexpected)
         #expect(report([varied, result(.run(.notActivated), host: Self.notes)]).exitStatus == 3)
         #expect(report([varied, result(.run(.crashed), host: Self.notes)]).exitStatus == 1)
@@ -44,6 +45,40 @@ struct MatrixReportTests {
         same.recordRepeat(result(.run(.crashed)))
         #expect(!same.isFlaky && same.isUnexpected)
         #expect(report([result(.run(.completed)), result(.hostKilled, host: Self.notes)]).exitStatus == 0)
+    }
+
+    @Test("a flaky cell says which clause varied: the status, a finding, a load's answer, what was returned; loads only between completed runs")
+    func variedClauses() {
+        func completed(load failure: String?, returned: String = "hi") -> CellResult {
+            var result = result(.run(.completed))
+            result.loads = [RunReport.Load(type: "public.jpeg", form: .file, size: 10, failure: failure)]
+            result.returned = [RunReport.Returned(type: "public.plain-text", text: returned)]
+            result.notes = failure.map { _ in ["1 of 1 load failed"] } ?? []
+            return result
+        }
+        var loads = completed(load: nil)
+        loads.recordRepeat(completed(load: nil))
+        #expect(loads.varied.isEmpty && !loads.isFlaky)
+        loads.recordRepeat(completed(load: "cut short: the request ended after 0 bytes"))
+        #expect(loads.statuses == Array(repeating: .run(.completed), count: 3))
+        #expect(loads.varied == [.finding, .load])
+        #expect(loads.isFlaky)
+        // The same answers in another order: loads asked for at once cross in either.
+        var reordered = completed(load: nil)
+        reordered.loads.append(RunReport.Load(type: "public.image", form: .file, size: 10, failure: nil))
+        var swapped = reordered
+        swapped.loads.reverse()
+        reordered.recordRepeat(swapped)
+        #expect(reordered.varied.isEmpty)
+        var returned = completed(load: nil)
+        returned.recordRepeat(completed(load: nil, returned: "HI"))
+        #expect(returned.varied == [.returned])
+        // What an interrupted run had loaded by its end is not compared: where the kill fell is not a verdict.
+        var interrupted = result(.run(.interruptedTimeout))
+        var other = result(.run(.interruptedTimeout))
+        other.loads = [RunReport.Load(type: "public.jpeg", form: .file, size: 10, failure: nil)]
+        interrupted.recordRepeat(other)
+        #expect(interrupted.varied.isEmpty)
     }
 
     @Test("expectations: the first matching entry decides, a glob or an identifier; updating keeps the bug of the entry that matched")

@@ -30,6 +30,9 @@ public struct CellResult: Codable, Sendable {
     /// What each run of the cell ended as, when it ran more than once (`--repeat`); the details above are the
     /// first run's.
     public var statuses: [CellStatus]
+    /// What differed between the cell's runs (`--repeat`), in the order first seen: empty when every run ended
+    /// alike.
+    public var varied: [Clause]
     /// The expectations say the cell is known to vary.
     public var knownFlaky: Bool
     /// The bug the expectations link the cell to.
@@ -40,8 +43,21 @@ public struct CellResult: Codable, Sendable {
 
     /// Every run ended as expected.
     public var isExpected: Bool { statuses.allSatisfy(expected.contains) }
-    /// Its runs ended differently, or it is known to vary and did not end as expected.
-    public var isFlaky: Bool { Set(statuses).count > 1 || (knownFlaky && !isExpected) }
+    /// Its runs ended differently (their status, a finding, a load's answer, what was returned), or it is known
+    /// to vary and did not end as expected.
+    public var isFlaky: Bool { !varied.isEmpty || (knownFlaky && !isExpected) }
+
+    /// A part of a cell's result that can differ between its runs.
+    public enum Clause: String, Codable, Sendable {
+        /// How the run ended.
+        case status
+        /// What the matrix noted of a completed run (an attachment never loaded, a load that failed, nothing kept).
+        case finding
+        /// What a load was answered with: its form, size or failure (compared when both runs completed).
+        case load
+        /// What the extension returned (compared when both runs completed).
+        case returned
+    }
     /// Not as expected, and not flaky: a failure.
     public var isUnexpected: Bool { !isFlaky && !isExpected }
 
@@ -53,6 +69,7 @@ public struct CellResult: Codable, Sendable {
         self.reason = reason
         expected = CellStatus.expectedByDefault
         statuses = [status]
+        varied = []
         knownFlaky = false
         self.seconds = seconds
         self.attachments = attachments
@@ -113,6 +130,16 @@ public struct CellResult: Codable, Sendable {
 
     /// Counts another run of the same cell.
     public mutating func recordRepeat(_ other: CellResult) {
+        var differing: [Clause] = []
+        if other.status != status { differing.append(.status) }
+        if other.notes != notes { differing.append(.finding) }
+        if other.status == status && status == .run(.completed) {
+            // Loads asked for at once cross in either order: what each was answered with is what counts.
+            func answers(_ loads: [RunReport.Load]) -> [String] { loads.map { "\($0)" }.sorted() }
+            if answers(other.loads) != answers(loads) { differing.append(.load) }
+            if other.returned != returned { differing.append(.returned) }
+        }
+        varied += differing.filter { !varied.contains($0) }
         statuses += other.statuses
     }
 }
