@@ -43,8 +43,10 @@ public struct ShareProbe: Sendable, Equatable, Codable {
 
     public var items: [Item]
 
-    /// Loads every visible representation of every attachment three ways, each load given `timeout`.
-    public static func probe(_ items: [NSExtensionItem], timeout: Duration = .seconds(2)) async -> ShareProbe {
+    /// Loads every visible representation of every attachment three ways, each load given `timeout`: 3 s by
+    /// default, never the matrix's slow host's 2 s, so that a slow load is always answered rather than racing
+    /// its own timeout.
+    public static func probe(_ items: [NSExtensionItem], timeout: Duration = .seconds(3)) async -> ShareProbe {
         var probed: [Item] = []
         for item in items {
             var attachments: [Attachment]?

@@ -59,8 +59,8 @@ struct TestCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds each cell's extension has to end its request (default: its extension point's).", valueName: "seconds"))
     var timeout: Double?
 
-    @Option(help: ArgumentHelp("Cells run at a time (default: the cores).", valueName: "count"))
-    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: ArgumentHelp("Cells run at a time (default: three per core; most of a cell is waiting, and its budgets charge only its own time).", valueName: "count"))
+    var jobs = 3 * ProcessInfo.processInfo.activeProcessorCount
 
     @Option(help: ArgumentHelp("Where the default share and each cell's app group go (default: opensharing-test in the temporary directory).", valueName: "directory"))
     var work: String?
@@ -215,7 +215,7 @@ struct TestCommand: AsyncParsableCommand {
         if !noted.isEmpty { Output.line("\nCompleted, but:") }
         for result in noted { Output.line("  \(Escaped.terminal(result.cell.identifier)): \(result.notes.joined(separator: "; "))") }
         for result in report.flaky {
-            Output.line("\n\(Escaped.terminal(result.cell.identifier)): flaky: \(result.statuses.map(\.rawValue).joined(separator: ", "))\(result.bug.map { " (\(Escaped.terminal($0)))" } ?? "")")
+            Output.line("\n\(Escaped.terminal(result.cell.identifier)): flaky: \(result.statuses.map(\.rawValue).joined(separator: ", "))\(result.varied.isEmpty ? "" : " (varied: \(result.varied.map(\.rawValue).joined(separator: ", ")))")\(result.bug.map { " (\(Escaped.terminal($0)))" } ?? "")")
             Output.line("  \(Escaped.terminal(result.reproduce))")
         }
         for result in report.unexpected {

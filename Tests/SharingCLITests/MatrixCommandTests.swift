@@ -1,5 +1,8 @@
 #if os(Linux)
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// `sharing run --fault`, its activation check, and `sharing test`, through the binary.
@@ -235,6 +238,34 @@ struct MatrixCommandTests {
             let cells = try cells(json)
             #expect(cells.count == 1)
             #expect(cells.first?["statuses"] as? [String] == Array(repeating: "completed", count: 4), "\(cells)")
+        }
+    }
+
+    @Test("the same grid on a busy machine: extensions with a compose sheet, alerts and timers of their own, users post and cancel, quiet and then beside four busy loops twice")
+    func sameGridWhenBusy() async throws {
+        try await withTemporaryDirectory { directory in
+            let bundles = try ["UploadShare", "ImportAction", "Uppercase", "ImageSaver"].map { try ExampleBundle.make($0, in: directory).path }
+            func matrix(_ name: String, _ extra: [String]) async throws -> [String: [String]] {
+                let json = directory.appending(path: "\(name).json")
+                let result = try await Sharing.run(["test"] + bundles + ["--hosts", "photos,messages,notes", "--users", "post,cancel",
+                                                                         "--faults", "none", "--timeout", "5", "--seed", "3", "--json", json.path,
+                                                                         "--work", directory.appending(path: name).path] + extra)
+                #expect(result.status == 0 || result.status == 1, "\(result.standardOutput)\(result.standardError)")
+                #expect(!result.standardOutput.contains("flaky:"), "\(result.standardOutput)")
+                return Dictionary(uniqueKeysWithValues: try cells(json).map { cell in
+                    let planned = cell["cell"] as? [String: Any] ?? [:]
+                    let key = ["bundle", "host", "user"].map { "\(planned[$0] ?? "")" }.joined(separator: " ")
+                    return (key, cell["statuses"] as? [String] ?? [])
+                })
+            }
+            let quiet = try await matrix("quiet", [])
+            let loops = try BusyLoops(4)
+            defer { loops.stop() }
+            let busy = try await matrix("busy", ["--repeat", "2"])
+            #expect(quiet.count == 24 && busy.keys == quiet.keys)
+            for (key, statuses) in busy {
+                #expect(statuses == Array(repeating: quiet[key]?.first ?? "", count: 2), "\(key)")
+            }
         }
     }
 
@@ -478,3 +509,27 @@ struct MatrixCommandTests {
     }
 }
 #endif
+
+/// Programs that spin until stopped: a busy machine, made by a test and ended by it.
+final class BusyLoops {
+    private let processes: [Process]
+
+    init(_ count: Int) throws {
+        processes = try (0..<count).map { _ in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            process.arguments = ["-c", "while True: pass"]
+            try process.run()
+            return process
+        }
+    }
+
+    /// Kills and reaps every loop.
+    func stop() {
+        // SIGKILL: a child of a test thread inherits its blocked signals, SIGTERM among them.
+        for process in processes {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
