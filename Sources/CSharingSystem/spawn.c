@@ -47,10 +47,11 @@ int csharing_landlock_abi(void) {
     return abi > 0 ? (int)abi : 0;
 }
 
-/// Adds a rule granting `access` beneath each path; 0, or -1 with errno.
-static int landlock_allow(int ruleset, const char *const *paths, unsigned long long access) {
-    for (; paths && *paths; paths++) {
-        int beneath = open(*paths, O_PATH | O_CLOEXEC);
+/// Adds a rule granting `access` beneath each path; 0, or -1 with errno and the failing path's index in `*at`.
+static int landlock_allow(int ruleset, const char *const *paths, unsigned long long access, int *at) {
+    for (int index = 0; paths && paths[index]; index++) {
+        *at = index;
+        int beneath = open(paths[index], O_PATH | O_CLOEXEC);
         if (beneath < 0) return -1;
         struct landlock_path_beneath_attr rule = { .allowed_access = access, .parent_fd = beneath };
         long added = syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
@@ -62,7 +63,8 @@ static int landlock_allow(int ruleset, const char *const *paths, unsigned long l
 
 /// Confines the calling process: read anywhere, write beneath `writable`, execute beneath `executable`; where
 /// the kernel can (ABI 6), no signals to processes outside the domain and no abstract sockets outside it.
-static int landlock_confine(const char *const *writable, const char *const *executable) {
+static int landlock_confine(const char *const *writable, const char *const *executable, int *step, int *at) {
+    *step = CSHARING_SPAWN_STEP_SANDBOX;
     int abi = csharing_landlock_abi();
     if (abi < 1) { errno = EOPNOTSUPP; return -1; }
     const unsigned long long read = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
@@ -83,11 +85,11 @@ static int landlock_confine(const char *const *writable, const char *const *exec
     if (ruleset < 0) return -1;
     static const char *const everywhere[] = { "/", NULL };
     static const char *const null_devices[] = { "/dev/null", "/dev/zero", "/dev/urandom", NULL };
-    int failed = landlock_allow(ruleset, everywhere, read) != 0
-        || landlock_allow(ruleset, null_devices, LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE | devices) != 0
-        || landlock_allow(ruleset, writable, write | read) != 0
-        || landlock_allow(ruleset, executable, execute | read) != 0
-        || syscall(SYS_landlock_restrict_self, ruleset, 0) != 0;
+    int failed = landlock_allow(ruleset, everywhere, read, at) != 0
+        || landlock_allow(ruleset, null_devices, LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE | devices, at) != 0
+        || (*step = CSHARING_SPAWN_STEP_WRITABLE, landlock_allow(ruleset, writable, write | read, at) != 0)
+        || (*step = CSHARING_SPAWN_STEP_EXECUTABLE, landlock_allow(ruleset, executable, execute | read, at) != 0)
+        || (*step = CSHARING_SPAWN_STEP_SANDBOX, syscall(SYS_landlock_restrict_self, ruleset, 0) != 0);
     int saved = errno;
     close(ruleset);
     errno = saved;
@@ -152,9 +154,15 @@ static void report(int fd, int kind, int value) {
     (void)!write(fd, &message, sizeof message);
 }
 
+/// A failure as one report's value: the error number, the step that failed, and the index of the path it
+/// failed on (12, 4 and 15 bits).
+static int encode_failure(int number, int step, int at) {
+    return (number & 0xFFF) | (step & 0xF) << 12 | (at & 0x7FFF) << 16;
+}
+
 /// The extension, between its fork and execve.
 static void become_extension(const struct csharing_spawn_spec *spec, int report_fd, int channel, int output, int null) {
-    int failure = 0;
+    int failure = 0, step = CSHARING_SPAWN_STEP_SETUP, at = 0;
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) { failure = errno; goto failed; }
     // The standard descriptors, then the channel as 3; every other one closes now, the report pipe at exec.
     if (dup2(null, 0) < 0) { failure = errno; goto failed; }
@@ -179,15 +187,17 @@ static void become_extension(const struct csharing_spawn_spec *spec, int report_
     if (files.rlim_max > 1024) files.rlim_max = 1024;
     files.rlim_cur = files.rlim_max < 256 ? files.rlim_max : 256;
     if (setrlimit(RLIMIT_NOFILE, &files) != 0) { failure = errno; goto failed; }
-    if (spec->directory && chdir(spec->directory) != 0) { failure = errno; goto failed; }
+    if (spec->directory && chdir(spec->directory) != 0) { failure = errno; step = CSHARING_SPAWN_STEP_DIRECTORY; goto failed; }
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) { failure = errno; goto failed; }
-    if (spec->writable && landlock_confine(spec->writable, spec->executable) != 0) { failure = errno; goto failed; }
+    if (spec->writable && landlock_confine(spec->writable, spec->executable, &step, &at) != 0) { failure = errno; goto failed; }
+    step = CSHARING_SPAWN_STEP_SETUP;
     if (drop_capabilities() != 0) { failure = errno; goto failed; }
     report(report_fd, REPORT_STARTED, 0);
     execve(spec->path, spec->arguments, spec->environment);
     failure = errno;
+    step = CSHARING_SPAWN_STEP_EXECUTE;
 failed:
-    report(report_fd, REPORT_FAILED, failure);
+    report(report_fd, REPORT_FAILED, encode_failure(failure, step, at));
     _exit(127);
 }
 
@@ -399,7 +409,11 @@ int csharing_spawn(const struct csharing_spawn_spec *spec, struct csharing_spawn
         do { got = read(report_pipe[0], &message, sizeof message); } while (got < 0 && errno == EINTR);
         if (got != (ssize_t)sizeof message) break;
         if (message.kind == REPORT_STARTED) started = 1;
-        if (message.kind == REPORT_FAILED) failure = message.value ? message.value : EIO;
+        if (message.kind == REPORT_FAILED) {
+            failure = message.value & 0xFFF ? message.value & 0xFFF : EIO;
+            spawned->failed_step = message.value >> 12 & 0xF;
+            spawned->failed_at = message.value >> 16 & 0x7FFF;
+        }
     }
     close(report_pipe[0]);
     // The extension is the init's child, as this process numbers it (unless it has ended already).

@@ -156,7 +156,18 @@ package final class ProcessTree: @unchecked Sendable {
                 }
             }
         }
-        if started != 0 { throw SystemError(.spawn, .system(.last), path: path) }
+        if started != 0 {
+            // Which step failed, and on which path: an app group gone is not a program missing.
+            let code = SystemError.Code.system(.last)
+            let at = Int(spawned.failed_at)
+            switch Int(spawned.failed_step) {
+            case Int(CSHARING_SPAWN_STEP_DIRECTORY): throw SystemError(.enterDirectory, code, path: specification.directory.path)
+            case Int(CSHARING_SPAWN_STEP_WRITABLE) where writable.indices.contains(at): throw SystemError(.allowWriting, code, path: writable[at])
+            case Int(CSHARING_SPAWN_STEP_EXECUTABLE) where executable.indices.contains(at): throw SystemError(.allowExecuting, code, path: executable[at])
+            case Int(CSHARING_SPAWN_STEP_SANDBOX): throw SystemError(.confine, code, path: path)
+            default: throw SystemError(.spawn, code, path: path)
+            }
+        }
         let initDescriptor = csharing_pidfd_open(spawned.`init`)
         if initDescriptor < 0 {
             let number = SystemError.Code.system(.last)
@@ -279,12 +290,13 @@ package final class ProcessTree: @unchecked Sendable {
         return total + buffers.values.reduce(0, +)
     }
 
-    /// How long each thread of the tree (but the init's) has waited for a core since it started, by thread
-    /// (this namespace's numbers): the run-queue delay the kernel keeps for each task, in nanoseconds
-    /// (`/proc/PID/task/TID/schedstat`'s second field). Time a busy machine took from the extension.
+    /// How long each thread of the tree has waited for a core since it started, by thread (this namespace's
+    /// numbers): the run-queue delay the kernel keeps for each task, in nanoseconds
+    /// (`/proc/PID/task/TID/schedstat`'s second field). Time a busy machine took from the extension. The init's
+    /// counts too: it reaps the extension and says how it ended.
     package func runQueueDelays() -> [Int32: UInt64] {
         var delays: [Int32: UInt64] = [:]
-        for member in members() {
+        for member in [initIdentifier] + members() {
             for thread in (try? FileSystem.contentsOfDirectory(URL(fileURLWithPath: "/proc/\(member)/task"))) ?? [] {
                 guard let identifier = Int32(thread),
                       let delay = Self.contents(of: "/proc/\(member)/task/\(thread)/schedstat").flatMap(Self.runQueueDelay(schedstat:)) else { continue }

@@ -319,6 +319,26 @@ struct ChildProcessTests {
         #expect(limited.output == "\(512 << 10)\n")
     }
 
+    @Test("a start that fails says which step failed, on which path: the working directory, a path to write or execute beneath, the program")
+    func startFailures() async throws {
+        let directory = try TemporaryDirectory(in: nil)
+        defer { directory.remove() }
+        let gone = directory.url.appendingPathComponent("gone").path
+        func start(in working: String = "/", writable: [String] = [], executable: [String] = ["/bin"]) async throws {
+            let (_, guest) = try PacketChannel.pair(name: "child")
+            var specification = ProcessTree.Specification(executable: URL(fileURLWithPath: "/bin/true"), environment: [:],
+                                                          directory: URL(fileURLWithPath: working), channel: guest)
+            specification.confinement = (writable.map { URL(fileURLWithPath: $0) }, executable.map { URL(fileURLWithPath: $0) })
+            let confined = specification
+            _ = try await blocking { try ProcessTree.start(confined, name: "child") }
+        }
+        let missing = SystemError.Code.system(.noSuchFileOrDirectory)
+        await #expect(throws: SystemError(.enterDirectory, missing, path: gone)) { try await start(in: gone) }
+        await #expect(throws: SystemError(.allowWriting, missing, path: gone)) { try await start(writable: [directory.url.path, gone]) }
+        await #expect(throws: SystemError(.allowExecuting, missing, path: gone)) { try await start(writable: [directory.url.path], executable: [gone]) }
+        #expect(SystemError(.allowWriting, missing, path: gone).description == "letting the extension write beneath \(gone) failed: No such file or directory")
+    }
+
     @Test("a program that does not exist fails to start with the system's reason and its path")
     func missingProgram() async throws {
         let (_, guest) = try PacketChannel.pair(name: "child")

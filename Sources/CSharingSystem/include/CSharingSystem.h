@@ -118,6 +118,26 @@ struct csharing_spawned {
     int status;
     /// Whether the tree has a PID namespace of its own (else the init is a subreaper in this one).
     int namespaced;
+    /// When starting failed: the step that failed (`CSHARING_SPAWN_STEP_…`), and for a list of paths, the
+    /// index of the one it failed on.
+    int failed_step;
+    int failed_at;
+};
+
+/// The steps of starting an extension that can fail.
+enum {
+    /// Limits, descriptors, capabilities: the system refused.
+    CSHARING_SPAWN_STEP_SETUP = 0,
+    /// Entering its working directory.
+    CSHARING_SPAWN_STEP_DIRECTORY = 1,
+    /// Opening a path it may write beneath (`writable[failed_at]`), for the sandbox.
+    CSHARING_SPAWN_STEP_WRITABLE = 2,
+    /// Opening a path it may execute beneath (`executable[failed_at]`), for the sandbox.
+    CSHARING_SPAWN_STEP_EXECUTABLE = 3,
+    /// Making or entering the sandbox itself.
+    CSHARING_SPAWN_STEP_SANDBOX = 4,
+    /// Executing the program.
+    CSHARING_SPAWN_STEP_EXECUTE = 5,
 };
 
 /// The bytes the kernel holds queued for descriptor `descriptor` of the process `pidfd` names, fetched with

@@ -52,7 +52,8 @@ final class Supervisor {
     private var ready = false
     /// The extension's end of the current channel is closed.
     private var closed = false
-    private var closedAt: ContinuousClock.Instant?
+    /// Since the extension closed its connection, counted as a budget is: the time it could have run.
+    private var sinceClosed: PhaseClock?
     private var outcome: ExtensionOutcome?
     private var endedAt: ContinuousClock.Instant?
     /// The time budget running now, charged as a device charges it.
@@ -94,6 +95,9 @@ final class Supervisor {
     static let openedURLRecords = 1000
     /// The most alerts a run records.
     static let alertRecords = 100
+    /// How long a process that closed its connection before ending its request may go on running before that
+    /// is a protocol violation: long enough to be seen ending, if it is.
+    static let closedMoment: Duration = .milliseconds(250)
     /// The most messages read in one turn of the loop.
     static let messagesAtOnce = 64
     /// The most notification center calls that wait for an earlier answer to be read.
@@ -223,16 +227,21 @@ final class Supervisor {
                     guard receive() else {
                         // End of file: normal once the request has ended, and usual when the process is dying.
                         closed = true
-                        closedAt = clock.now
+                        if outcome == nil { sinceClosed = PhaseClock(.request, start: clock.now, budget: Self.closedMoment, tree: tree) }
                         break
                     }
                     received += 1
                 } while received < Self.messagesAtOnce && (try? (channel ?? bootstrap).waitUntilReadable(timeout: .zero)) == true
             }
             // A process that closed its connection before ending the request, and is still running a moment
-            // later, broke the protocol.
-            if closed, outcome == nil, let closedAt, clock.now >= closedAt + .milliseconds(250) {
-                kill(for: .protocolViolation("the extension closed its connection before ending the request"))
+            // of its own time later, broke the protocol. One that is dying (killed, say) may wait a while for
+            // a core on a busy machine before it can end: that wait is not its moment.
+            if closed, outcome == nil, var since = sinceClosed, clock.now >= since.start + Self.closedMoment {
+                since.read(tree, at: clock.now)
+                sinceClosed = since
+                if since.spent(at: clock.now) >= Self.closedMoment {
+                    kill(for: .protocolViolation("the extension closed its connection before ending the request"))
+                }
             }
             // A write where the extension stores: measured now, on this thread, not at the next tick of the
             // clock — while the walk stays quick (a large tree is left to the measuring thread), and at most once
