@@ -271,8 +271,9 @@ struct ReliabilityTests {
         // The dead host could not remove its extension's container; the next host process to start an extension
         // does, while its own run goes on, and has by the time its run ends.
         host.waitUntilExit()
-        let leftBehind = "\(host.processIdentifier)-NeverCompletes-"
+        let leftBehind = "\(host.processIdentifier)-NeverCompletes-", storeLeft = "\(host.processIdentifier)-store-"
         #expect(ProcessCensus.containers(of: "NeverCompletes").contains { $0.hasPrefix(leftBehind) })
+        #expect(ProcessCensus.containers(of: "store").contains { $0.hasPrefix(storeLeft) }, "the host's store for the extension, beside it")
         let next = Process()
         next.executableURL = ExampleBundles.products.appendingPathComponent("sharing")
         next.arguments = ["run", try ExampleBundles.make("Uppercase", in: directory).path, "--host", "notes", "--text", "hello"]
@@ -281,6 +282,7 @@ struct ReliabilityTests {
         next.waitUntilExit()
         #expect(next.terminationStatus == 0)
         #expect(!ProcessCensus.containers(of: "NeverCompletes").contains { $0.hasPrefix(leftBehind) })
+        #expect(!ProcessCensus.containers(of: "store").contains { $0.hasPrefix(storeLeft) })
     }
 
     @Test("every hostile extension twice in a row: each run returns, and no process, descriptor, thread or container is left")

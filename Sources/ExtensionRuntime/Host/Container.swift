@@ -4,7 +4,8 @@ import SharingSystem
 /// An extension's container: the directory it lives and writes in (its HOME and TMPDIR), with the log of its
 /// standard output and error beside, and the host's own directory for what it hands the extension (copies of
 /// directories it shares), which the extension cannot write. Both are removed when the run ends, by
-/// descriptor, never following a link.
+/// descriptor, never following a link, and both are named for the host, so that the next host removes those
+/// of one that was killed.
 struct Container {
     /// `PID-NAME-XXXXXX`, PID the host's.
     let url: URL
@@ -26,7 +27,8 @@ struct Container {
         url = try FileSystem.createUniqueDirectory(in: Self.root, prefix: "\(Processes.current)-\(bundle)-")
         do {
             try FileSystem.createDirectory(url.appendingPathComponent("tmp"))
-            store = try TemporaryDirectory(in: nil)
+            // Beside the containers, named for this host, so that a killed host's is swept with its container.
+            store = try TemporaryDirectory(in: Self.root, prefix: "\(Processes.current)-store-")
         } catch {
             try? FileSystem.removeTree(url)
             throw error
