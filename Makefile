@@ -54,12 +54,14 @@ COMPATIBILITY_EXTENSIONS := IntentComposerShare SchemeOpenerShare DeepLinkShare 
 DOCUMENTED := SharingShim ExtensionRuntime ConformanceMatrix
 
 # The runtime's reliability tests count this process's descriptors, children and memory, so they run in a
-# test process of their own, where no other test opens or allocates at the same time. Every import a target
+# test process of their own, where no other test opens or allocates at the same time; the tests that make the
+# machine busy on purpose run in one of their own too, so that their load slows no other test. Every import a target
 # makes must be a dependency it declares (the build fails otherwise).
 test: deps
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
-	$(SWIFT) test --skip-build --skip ReliabilityTests
+	$(SWIFT) test --skip-build --skip 'ReliabilityTests|BusyMachine'
 	$(SWIFT) test --skip-build --filter ReliabilityTests
+	$(SWIFT) test --skip-build --filter BusyMachine
 	rm -f $(COMPATIBILITY)/Package.resolved
 	clone=$$(Tools/versioned-clone.sh .build/versioned) && cd $(COMPATIBILITY) && export OPENSHARING_VERSIONED_CLONE=$$clone && \
 		$(SWIFT) build --disable-dependency-cache --product sharing && \

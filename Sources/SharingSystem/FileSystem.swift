@@ -222,15 +222,21 @@ package enum FileSystem {
         package var reachedLimit: Bool
     }
 
-    /// The bytes a tree's entries take on disk (allocated blocks), walked beneath its directory's descriptor by
-    /// one name at a time, never following a link: at most `entryLimit` entries, at most `depthLimit`
-    /// directories deep. Reaching either limit is said (`reachedLimit`), never hidden.
-    package static func diskUsage(of url: URL, entryLimit: Int, depthLimit: Int = 256) -> DiskUsage {
-        var usage = DiskUsage(bytes: 0, reachedLimit: false)
-        usage.reachedLimit = !walk(url, entryLimit: entryLimit, depthLimit: depthLimit) { _, status in
-            usage.bytes += Int(status.st_blocks) * 512
+    /// The bytes each tree's entries take on disk (allocated blocks), walked beneath its directory's descriptor
+    /// by one name at a time, never following a link: at most `entryLimit` entries, at most `depthLimit`
+    /// directories deep. Reaching either limit is said (`reachedLimit`), never hidden. Each file is counted
+    /// once, in the first tree it is met in, by its device and inode: a hard link is not a second file, and
+    /// neither is a file renamed from a directory already walked to one walked later.
+    package static func diskUsage(of urls: [URL], entryLimit: Int, depthLimit: Int = 256) -> [DiskUsage] {
+        var counted: Set<[UInt64]> = []
+        return urls.map { url in
+            var usage = DiskUsage(bytes: 0, reachedLimit: false)
+            usage.reachedLimit = !walk(url, entryLimit: entryLimit, depthLimit: depthLimit) { _, status in
+                guard counted.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted else { return }
+                usage.bytes += Int(status.st_blocks) * 512
+            }
+            return usage
         }
-        return usage
     }
 
     /// The regular files beneath a directory, as paths relative to it in byte order (of the first `entryLimit`

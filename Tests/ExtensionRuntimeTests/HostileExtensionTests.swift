@@ -368,7 +368,21 @@ struct HostileExtensionTests {
         #expect(HostileBundle.processes(of: bundle).isEmpty)
     }
 
-    @Test("15. a request's budget charges the extension's own time: a busy machine that keeps it from its core slows it and leaves the verdict alone",
+    @Test("14. a packet of no bytes is a message of no content, a protocol violation, not the end of the connection")
+    func emptyPacket() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try HostileBundle.make("empty-packet.py", in: directory, named: "Empty")
+        let run = try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari"))
+        #expect(violation(run) == "an empty message (a packet of no bytes)")
+    }
+}
+
+/// Tests that make the machine busy on purpose: run in a test process of their own (`make test`), so that the
+/// load they make slows no other test.
+@Suite("A busy machine: the verdict stays")
+struct BusyMachineTests {
+    @Test("a request's budget charges the extension's own time: a busy machine that keeps it from its core slows it and leaves the verdict alone",
           arguments: [(1.0, true), (1.0, false), (3.5, true), (3.5, false)] as [(Double, Bool)])
     func budgetOfItsOwnTime(work: Double, busy: Bool) async throws {
         let directory = try ExampleBundles.directory()
@@ -396,15 +410,6 @@ struct HostileExtensionTests {
             #expect(run?.waitedForCore ?? .zero > .seconds(work / 2), "\(run?.waitedForCore ?? .zero) of \(run?.requestTime ?? .zero)")
         }
         #expect(HostileBundle.processes(of: bundle).isEmpty)
-    }
-
-    @Test("14. a packet of no bytes is a message of no content, a protocol violation, not the end of the connection")
-    func emptyPacket() async throws {
-        let directory = try ExampleBundles.directory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let bundle = try HostileBundle.make("empty-packet.py", in: directory, named: "Empty")
-        let run = try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari"))
-        #expect(violation(run) == "an empty message (a packet of no bytes)")
     }
 }
 

@@ -241,34 +241,6 @@ struct MatrixCommandTests {
         }
     }
 
-    @Test("the same grid on a busy machine: extensions with a compose sheet, alerts and timers of their own, users post and cancel, quiet and then beside four busy loops twice")
-    func sameGridWhenBusy() async throws {
-        try await withTemporaryDirectory { directory in
-            let bundles = try ["UploadShare", "ImportAction", "Uppercase", "ImageSaver"].map { try ExampleBundle.make($0, in: directory).path }
-            func matrix(_ name: String, _ extra: [String]) async throws -> [String: [String]] {
-                let json = directory.appending(path: "\(name).json")
-                let result = try await Sharing.run(["test"] + bundles + ["--hosts", "photos,messages,notes", "--users", "post,cancel",
-                                                                         "--faults", "none", "--timeout", "5", "--seed", "3", "--json", json.path,
-                                                                         "--work", directory.appending(path: name).path] + extra)
-                #expect(result.status == 0 || result.status == 1, "\(result.standardOutput)\(result.standardError)")
-                #expect(!result.standardOutput.contains("flaky:"), "\(result.standardOutput)")
-                return Dictionary(uniqueKeysWithValues: try cells(json).map { cell in
-                    let planned = cell["cell"] as? [String: Any] ?? [:]
-                    let key = ["bundle", "host", "user"].map { "\(planned[$0] ?? "")" }.joined(separator: " ")
-                    return (key, cell["statuses"] as? [String] ?? [])
-                })
-            }
-            let quiet = try await matrix("quiet", [])
-            let loops = try BusyLoops(4)
-            defer { loops.stop() }
-            let busy = try await matrix("busy", ["--repeat", "2"])
-            #expect(quiet.count == 24 && busy.keys == quiet.keys)
-            for (key, statuses) in busy {
-                #expect(statuses == Array(repeating: quiet[key]?.first ?? "", count: 2), "\(key)")
-            }
-        }
-    }
-
     @Test("--retry of an edited report (an app group or bundle changed, an unknown fault, an extra argument) exits 2 naming the field, and touches nothing outside --work")
     func editedReport() async throws {
         try await withTemporaryDirectory { directory in
@@ -509,6 +481,39 @@ struct MatrixCommandTests {
     }
 }
 #endif
+
+/// Tests that make the machine busy on purpose: run in a test process of their own (`make test`), so that the
+/// load they make slows no other test.
+@Suite("A busy machine: the same grid")
+struct BusyMachineMatrixTests {
+    @Test("the same grid on a busy machine: extensions with a compose sheet, alerts and timers of their own, users post and cancel, quiet and then beside four busy loops twice")
+    func sameGridWhenBusy() async throws {
+        try await withTemporaryDirectory { directory in
+            let bundles = try ["UploadShare", "ImportAction", "Uppercase", "ImageSaver"].map { try ExampleBundle.make($0, in: directory).path }
+            func matrix(_ name: String, _ extra: [String]) async throws -> [String: [String]] {
+                let json = directory.appending(path: "\(name).json")
+                let result = try await Sharing.run(["test"] + bundles + ["--hosts", "photos,messages,notes", "--users", "post,cancel",
+                                                                         "--faults", "none", "--timeout", "5", "--seed", "3", "--json", json.path,
+                                                                         "--work", directory.appending(path: name).path] + extra)
+                #expect(result.status == 0 || result.status == 1, "\(result.standardOutput)\(result.standardError)")
+                #expect(!result.standardOutput.contains("flaky:"), "\(result.standardOutput)")
+                return Dictionary(uniqueKeysWithValues: try MatrixCommandTests().cells(json).map { cell in
+                    let planned = cell["cell"] as? [String: Any] ?? [:]
+                    let key = ["bundle", "host", "user"].map { "\(planned[$0] ?? "")" }.joined(separator: " ")
+                    return (key, cell["statuses"] as? [String] ?? [])
+                })
+            }
+            let quiet = try await matrix("quiet", [])
+            let loops = try BusyLoops(4)
+            defer { loops.stop() }
+            let busy = try await matrix("busy", ["--repeat", "2"])
+            #expect(quiet.count == 24 && busy.keys == quiet.keys)
+            for (key, statuses) in busy {
+                #expect(statuses == Array(repeating: quiet[key]?.first ?? "", count: 2), "\(key)")
+            }
+        }
+    }
+}
 
 /// Programs that spin until stopped: a busy machine, made by a test and ended by it.
 final class BusyLoops {

@@ -95,15 +95,35 @@ struct LargeTreeTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: base.path).isEmpty)
     }
 
+    @Test("the disk meter counts a file once: not again through a hard link, nor in a second place it is linked into")
+    func meterCountsFilesOnce() throws {
+        let base = FileManager.default.temporaryDirectory.appending(path: "opensharing-meter-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let first = base.appending(path: "first"), second = base.appending(path: "second")
+        try FileManager.default.createDirectory(at: first, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: second, withIntermediateDirectories: true)
+        let empty = FileSystem.diskUsage(of: [first, second], entryLimit: 100)
+        try Data(repeating: 1, count: 1 << 20).write(to: first.appending(path: "big"))
+        let alone = FileSystem.diskUsage(of: [first, second], entryLimit: 100)
+        #expect(alone[0].bytes - empty[0].bytes >= 1 << 20)
+        // A second name in the same tree, and one in the other: as a file moved from a place already walked
+        // to one walked later looks to a walk.
+        try FileManager.default.linkItem(at: first.appending(path: "big"), to: first.appending(path: "again"))
+        try FileManager.default.linkItem(at: first.appending(path: "big"), to: second.appending(path: "moved"))
+        let linked = FileSystem.diskUsage(of: [first, second], entryLimit: 100)
+        #expect(linked[0].bytes == alone[0].bytes)
+        #expect(linked[1].bytes == empty[1].bytes)
+    }
+
     @Test("the disk meter says when it stopped at its entry or depth limit, and counts whole below them")
     func meterLimits() throws {
         let base = FileManager.default.temporaryDirectory.appending(path: "opensharing-meter-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: base) }
         try populate(base, count: 50, nested: 10)
-        let whole = FileSystem.diskUsage(of: base, entryLimit: 1000, depthLimit: 64)
+        let whole = FileSystem.diskUsage(of: [base], entryLimit: 1000, depthLimit: 64)[0]
         #expect(!whole.reachedLimit && whole.bytes > 0)
-        #expect(FileSystem.diskUsage(of: base, entryLimit: 20, depthLimit: 64).reachedLimit)
-        #expect(FileSystem.diskUsage(of: base, entryLimit: 1000, depthLimit: 5).reachedLimit)
+        #expect(FileSystem.diskUsage(of: [base], entryLimit: 20, depthLimit: 64)[0].reachedLimit)
+        #expect(FileSystem.diskUsage(of: [base], entryLimit: 1000, depthLimit: 5)[0].reachedLimit)
         #expect(FileSystem.regularFiles(beneath: base, entryLimit: 1000).count == 60)
         #expect(FileSystem.regularFiles(beneath: base, entryLimit: 1000).contains("d/d/file"))
     }

@@ -34,10 +34,8 @@ final class DiskMeter: Sendable {
     ///
     /// - Throws: `SystemError` when the places cannot be watched.
     init(walked: [URL], hostStored: Locked<Int>) throws(SystemError) {
-        places = walked.map { url in
-            let now = FileSystem.diskUsage(of: url, entryLimit: Self.entryLimit, depthLimit: Self.depthLimit)
-            return (url, now.bytes)
-        }
+        let now = FileSystem.diskUsage(of: walked, entryLimit: Self.entryLimit, depthLimit: Self.depthLimit)
+        places = zip(walked, now).map { url, usage in (url, usage.bytes) }
         stored = hostStored
         writes = try WriteWatch(walked)
         measured = try Wakeup()
@@ -83,8 +81,8 @@ final class DiskMeter: Sendable {
         defer { lastWalk.withLock { $0 = ContinuousClock.now - start } }
         var total = 0
         var limited = false
-        for place in places {
-            let usage = FileSystem.diskUsage(of: place.url, entryLimit: Self.entryLimit, depthLimit: Self.depthLimit)
+        let usages = FileSystem.diskUsage(of: places.map(\.url), entryLimit: Self.entryLimit, depthLimit: Self.depthLimit)
+        for (place, usage) in zip(places, usages) {
             total += max(0, usage.bytes - place.baseline)
             limited = limited || usage.reachedLimit
         }

@@ -98,6 +98,10 @@ final class Supervisor {
     /// How long a process that closed its connection before ending its request may go on running before that
     /// is a protocol violation: long enough to be seen ending, if it is.
     static let closedMoment: Duration = .milliseconds(250)
+    /// What a stream leaves of the disk budget: an extension whose stream was cut short writes a little more as
+    /// it handles that (its log, a record of the failure), and that must not decide the run by the moment the
+    /// meter happens to walk.
+    static let streamReserve = 64 << 10
     /// The most messages read in one turn of the loop.
     static let messagesAtOnce = 64
     /// The most notification center calls that wait for an earlier answer to be read.
@@ -193,7 +197,7 @@ final class Supervisor {
         desk?.diskInUse = { meter.used }
         let limit = Int64(limits.disk)
         loads = LoadServer(providers: items.flatMap { $0.attachments ?? [] }, outbox: outbox, store: container.store.url, faults: faults,
-                           diskRoom: { limit - Int64(meter.used) })
+                           diskRoom: { limit - Int64(meter.used) - Int64(Self.streamReserve) })
     }
 
     /// Watches the extension until the request has its outcome and the tree has ended, then cleans up.
@@ -235,8 +239,10 @@ final class Supervisor {
             }
             // A process that closed its connection before ending the request, and is still running a moment
             // of its own time later, broke the protocol. One that is dying (killed, say) may wait a while for
-            // a core on a busy machine before it can end: that wait is not its moment.
-            if closed, outcome == nil, var since = sinceClosed, clock.now >= since.start + Self.closedMoment {
+            // a core on a busy machine before it can end: that wait is not its moment. And one whose end is
+            // there to be read has ended, however late this thread woke to read it.
+            if closed, outcome == nil, !ready.readable.contains(tree.endDescriptor), var since = sinceClosed,
+               clock.now >= since.start + Self.closedMoment {
                 since.read(tree, at: clock.now)
                 sinceClosed = since
                 if since.spent(at: clock.now) >= Self.closedMoment {
