@@ -272,8 +272,8 @@ final class Supervisor {
             }
         }
         // Whatever the extension sent before it ended still counts: an outcome sent just before exiting, on a
-        // connection whose `ready` is read only now.
-        while killedFor == nil, !closed, (try? (channel ?? bootstrap).waitUntilReadable(timeout: .zero)) == true {
+        // connection whose `ready` is read only now, or last seen failing while the request had no outcome.
+        while killedFor == nil, !closed || outcome == nil, (try? (channel ?? bootstrap).waitUntilReadable(timeout: .zero)) == true {
             if !receive() { break }
         }
         endPhase()
