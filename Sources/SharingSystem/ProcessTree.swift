@@ -8,6 +8,7 @@ import Darwin
 import CSharingSystem
 package import Foundation
 import PackageSupport
+import SystemPackage
 
 /// A program started under a small init of our own, and everything it starts: a tree this process owns whole.
 ///
@@ -119,12 +120,26 @@ package final class ProcessTree: @unchecked Sendable {
 
     /// Starts a tree. It is started from one long-lived thread of this layer's, because the kernel sends a
     /// child's parent-death signal when the thread that started it ends, not the process.
+    ///
+    /// A program that is open for writing cannot be executed ("Text file busy"). When this process copies a
+    /// program while another of its threads starts a child, the child holds the copy's descriptor until it
+    /// has closed what it inherited: a moment, longer on a busy machine. That start is tried again, a few
+    /// times; a program that stays open for writing (still being built) fails with the system's reason.
     package static func start(_ specification: Specification, name: String) throws(SystemError) -> ProcessTree {
-        let result = Spawner.shared.run { () -> Result<ProcessTree, SystemError> in
-            Result { () throws(SystemError) in try spawn(specification, name: name) }
+        var attempt = 1
+        while true {
+            let result = Spawner.shared.run { () -> Result<ProcessTree, SystemError> in
+                Result { () throws(SystemError) in try spawn(specification, name: name) }
+            }
+            guard case .failure(let error) = result, error.operation == .spawn, error.code == .system(.textFileBusy),
+                  attempt < textFileBusyAttempts else { return try result.get() }
+            Thread.sleep(forTimeInterval: 0.02 * Double(attempt))
+            attempt += 1
         }
-        return try result.get()
     }
+
+    /// How many times a start that found its program open for writing is tried.
+    static let textFileBusyAttempts = 8
 
     private static func spawn(_ specification: Specification, name: String) throws(SystemError) -> ProcessTree {
         let path = specification.executable.path

@@ -339,6 +339,22 @@ struct ChildProcessTests {
         #expect(SystemError(.allowWriting, missing, path: gone).description == "letting the extension write beneath \(gone) failed: No such file or directory")
     }
 
+    @Test("a program open for writing the whole time fails to start, Text file busy, after a few tries")
+    func programBeingWritten() async throws {
+        let directory = try TemporaryDirectory(in: nil)
+        defer { directory.remove() }
+        let program = directory.url.appendingPathComponent("true")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: "/bin/true"), to: program)
+        let writing = try FileHandle(forWritingTo: program)
+        defer { try? writing.close() }
+        let (_, guest) = try PacketChannel.pair(name: "child")
+        await #expect(throws: SystemError(.spawn, .system(.textFileBusy), path: program.path)) {
+            try await blocking {
+                try ProcessTree.start(.init(executable: program, environment: [:], directory: URL(fileURLWithPath: "/"), channel: guest), name: "child")
+            }
+        }
+    }
+
     @Test("a program that does not exist fails to start with the system's reason and its path")
     func missingProgram() async throws {
         let (_, guest) = try PacketChannel.pair(name: "child")
