@@ -312,10 +312,11 @@ static void forget_host(void) {
     }
 }
 
-/// The init: starts the extension, reaps whatever ends, and when the extension ends says how to the host,
-/// ends every other process of the tree, and exits.
+/// The init: starts the extension, waits until the host has learnt which process it is (`hold_fd` at end of
+/// file), reaps whatever ends, and when the extension ends says how to the host, ends every other process of
+/// the tree, and exits.
 static void become_init(const struct csharing_spawn_spec *spec, int namespaced, int report_fd, int status_fd,
-                        int channel, int output, int cgroup) {
+                        int hold_fd, int channel, int output, int cgroup) {
     int failure = 0;
     pid_t self = namespaced ? 0 : getpid();
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) { failure = errno; goto failed; }
@@ -332,8 +333,8 @@ static void become_init(const struct csharing_spawn_spec *spec, int namespaced, 
     if (cgroup >= 0 && write(cgroup, "0", 1) != 1) { failure = errno; goto failed; }
     int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (null < 0) { failure = errno; goto failed; }
-    int keep[] = { report_fd, status_fd, channel, output, null };
-    if (close_all_except(keep, 5) != 0) { failure = errno; goto failed; }
+    int keep[] = { report_fd, status_fd, hold_fd, channel, output, null };
+    if (close_all_except(keep, 6) != 0) { failure = errno; goto failed; }
     // vfork, not fork: this process may be a raw clone of a threaded one, whose allocator locks fork would
     // wait for, and a copy of the host's page tables (a second one: the init's was the first) costs the
     // launch more than anything else here. The child shares this process's memory until it executes, and so
@@ -345,6 +346,11 @@ static void become_init(const struct csharing_spawn_spec *spec, int namespaced, 
     close(channel);
     if (output >= 0) close(output);
     close(null);
+    // Unreaped, the extension stays the init's first child, and its number stays its own, however soon it
+    // ends: the host reads both before it lets go.
+    char byte;
+    while (read(hold_fd, &byte, 1) < 0 && errno == EINTR) {}
+    close(hold_fd);
     for (;;) {
         int status = 0;
         pid_t ended = waitpid(-1, &status, 0);
@@ -365,11 +371,17 @@ failed:
 }
 
 int csharing_spawn(const struct csharing_spawn_spec *spec, struct csharing_spawned *spawned) {
-    int report_pipe[2], status_pipe[2];
+    int report_pipe[2], status_pipe[2], hold_pipe[2];
     if (pipe2(report_pipe, O_CLOEXEC) != 0) return -1;
     if (pipe2(status_pipe, O_CLOEXEC) != 0) {
         int saved = errno;
         close(report_pipe[0]); close(report_pipe[1]);
+        errno = saved;
+        return -1;
+    }
+    if (pipe2(hold_pipe, O_CLOEXEC) != 0) {
+        int saved = errno;
+        close(report_pipe[0]); close(report_pipe[1]); close(status_pipe[0]); close(status_pipe[1]);
         errno = saved;
         return -1;
     }
@@ -384,22 +396,25 @@ int csharing_spawn(const struct csharing_spawn_spec *spec, struct csharing_spawn
     if (init < 0) {
         int saved = errno;
         close(report_pipe[0]); close(report_pipe[1]); close(status_pipe[0]); close(status_pipe[1]);
+        close(hold_pipe[0]); close(hold_pipe[1]);
         errno = saved;
         return -1;
     }
     if (init == 0) {
-        int report_fd = report_pipe[1], status_fd = status_pipe[1];
+        int report_fd = report_pipe[1], status_fd = status_pipe[1], hold_fd = hold_pipe[0];
         int channel = spec->channel, output = spec->output, cgroup = spec->cgroup_procs;
         // Above the descriptors the extension's set-up will use, so that no dup2 overwrites them.
-        if (lift(&report_fd) != 0 || lift(&status_fd) != 0 || lift(&channel) != 0 || lift(&output) != 0 || lift(&cgroup) != 0) {
+        if (lift(&report_fd) != 0 || lift(&status_fd) != 0 || lift(&hold_fd) != 0 || lift(&channel) != 0 || lift(&output) != 0
+            || lift(&cgroup) != 0) {
             report(report_pipe[1], REPORT_FAILED, errno);
             _exit(127);
         }
         if (!namespaced && getppid() != parent) { report(report_fd, REPORT_FAILED, ESRCH); _exit(127); }
-        become_init(spec, namespaced, report_fd, status_fd, channel, output, cgroup);
+        become_init(spec, namespaced, report_fd, status_fd, hold_fd, channel, output, cgroup);
     }
     close(report_pipe[1]);
     close(status_pipe[1]);
+    close(hold_pipe[0]);
     // The extension reports its identifier before execve; end of file then means it executed the program.
     struct report message;
     int started = 0;
@@ -416,10 +431,14 @@ int csharing_spawn(const struct csharing_spawn_spec *spec, struct csharing_spawn
         }
     }
     close(report_pipe[0]);
-    // The extension is the init's child, as this process numbers it (unless it has ended already).
+    // The extension is the init's first child, as this process numbers it: the init, held, has not reaped it,
+    // and a process it leaves behind is listed after it. Its process descriptor too, before the init lets go.
     pid_t extension = 0;
     children_of(init, &extension, 1);
-    if (failure || !started) {
+    int program = extension > 0 ? csharing_pidfd_open(extension) : -1;
+    close(hold_pipe[1]);
+    if (failure || !started || extension <= 0) {
+        if (program >= 0) close(program);
         kill(init, SIGKILL);
         while (waitpid(init, NULL, 0) < 0 && errno == EINTR) {}
         close(status_pipe[0]);
@@ -428,6 +447,7 @@ int csharing_spawn(const struct csharing_spawn_spec *spec, struct csharing_spawn
     }
     spawned->init = init;
     spawned->extension = extension;
+    spawned->program = program;
     spawned->status = status_pipe[0];
     spawned->namespaced = namespaced;
     return 0;

@@ -87,7 +87,8 @@ package final class ProcessTree: @unchecked Sendable {
         case subreaper
     }
 
-    /// The program, as this process's namespace numbers it; 0 when it had ended before the tree started.
+    /// The program, as this process's namespace numbered it when the tree started: learnt before the init could
+    /// reap it, however soon it ended; once it has ended, the number may name another process.
     package let identifier: Int32
     /// The init, this process's child.
     package let initIdentifier: Int32
@@ -95,18 +96,18 @@ package final class ProcessTree: @unchecked Sendable {
     /// Readable once the program has ended (or the tree was killed): poll it, then ask `termination()`.
     package let endDescriptor: CInt
     private let initDescriptor: CInt
-    /// The program's own process descriptor (-1 once it had ended when the tree started).
+    /// The program's own process descriptor (-1 where the kernel has none).
     private let programDescriptor: CInt
     private let name: String
     private let state = Locked<(termination: Termination?, reaped: Bool)>((nil, false))
 
-    private init(spawned: csharing_spawned, initDescriptor: CInt, programDescriptor: CInt, name: String) {
+    private init(spawned: csharing_spawned, initDescriptor: CInt, name: String) {
         identifier = spawned.extension
         initIdentifier = spawned.`init`
         containment = spawned.namespaced != 0 ? .pidNamespace : .subreaper
         endDescriptor = spawned.status
         self.initDescriptor = initDescriptor
-        self.programDescriptor = programDescriptor
+        programDescriptor = spawned.program
         self.name = name
         _ = fcntl(endDescriptor, F_SETFL, O_NONBLOCK)
     }
@@ -190,16 +191,21 @@ package final class ProcessTree: @unchecked Sendable {
             var status: CInt = 0
             while waitpid(spawned.`init`, &status, 0) < 0 && errno == EINTR {}
             Syscall.closeDescriptor(spawned.status)
+            if spawned.program >= 0 { Syscall.closeDescriptor(spawned.program) }
             throw SystemError(.spawn, number, path: path)
         }
-        // The program may have ended, and its identifier been reused, before this: it counts only while the
-        // init is its parent.
-        var programDescriptor = csharing_pidfd_open(spawned.extension)
-        if programDescriptor >= 0 && Processes.parent(of: spawned.extension) != spawned.`init` {
-            Syscall.closeDescriptor(programDescriptor)
-            programDescriptor = -1
-        }
-        return ProcessTree(spawned: spawned, initDescriptor: initDescriptor, programDescriptor: programDescriptor, name: name)
+        return ProcessTree(spawned: spawned, initDescriptor: initDescriptor, name: name)
+    }
+
+    /// The number the program has in its own PID namespace (the last of its `NSpid`), read through its process
+    /// descriptor, so never another process's; `nil` once it has been reaped, or where the kernel has no process
+    /// descriptors.
+    package var programIdentifierInItsNamespace: Int32? {
+        guard programDescriptor >= 0,
+              let text = try? OpenFile.reading(URL(fileURLWithPath: "/proc/self/fdinfo/\(programDescriptor)"), regularOnly: false).readAll(limit: 1 << 16)
+        else { return nil }
+        let line = String(decoding: text, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("NSpid:") }
+        return line.flatMap { $0.split(whereSeparator: \.isWhitespace).last.flatMap { Int32($0) } }.flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// The kernel's Landlock ABI version; 0 where it has none.

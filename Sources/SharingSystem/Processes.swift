@@ -67,20 +67,6 @@ package enum Processes {
         return found
     }
 
-    /// A process's parent, from /proc; `nil` once it is gone.
-    package static func parent(of process: Int32) -> Int32? {
-        guard let text = try? OpenFile.reading(URL(fileURLWithPath: "/proc/\(process)/status"), regularOnly: false).readAll(limit: 1 << 16) else { return nil }
-        let line = String(decoding: text, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("PPid:") }
-        return line.flatMap { Int32($0.dropFirst(5).trimmingCharacters(in: .whitespaces)) }
-    }
-
-    /// The identifier a process has in its own PID namespace (the last of /proc's `NSpid`); `nil` once it is gone.
-    package static func identifierInItsNamespace(_ process: Int32) -> Int32? {
-        guard let text = try? OpenFile.reading(URL(fileURLWithPath: "/proc/\(process)/status"), regularOnly: false).readAll(limit: 1 << 16) else { return nil }
-        let line = String(decoding: text, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("NSpid:") }
-        return line.flatMap { $0.split(whereSeparator: \.isWhitespace).last.flatMap { Int32($0) } }
-    }
-
     /// SIGKILLs a process through a process descriptor, when `isStillIt` says the process the descriptor holds
     /// is still the one meant (checked once it is held, so an identifier freed and reused meanwhile is left
     /// alone as far as /proc can tell).

@@ -273,6 +273,42 @@ func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
 /// by cloning a threaded process deadlocks in its fork interceptor (see the Makefile).
 @Suite("Child processes")
 struct ChildProcessTests {
+    @Test("a program that ends at once is still known by its number: the init keeps it until the host has it",
+          arguments: [false, true])
+    func programEndingAtOnce(pidNamespace: Bool) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tree-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Before the init held it, the program had often ended and been reaped before the host looked for it
+        // (one start in three of these on two cores), and its number was 0.
+        for _ in 0..<30 {
+            let (_, guest) = try PacketChannel.pair(name: "test")
+            let specification = ProcessTree.Specification(executable: URL(fileURLWithPath: "/bin/true"), environment: [:], directory: directory,
+                                                          channel: guest, pidNamespace: pidNamespace)
+            let tree = try await blocking { try ProcessTree.start(specification, name: "true") }
+            #expect(tree.identifier > 0)
+            #expect(tree.identifier != Processes.current && tree.identifier != tree.initIdentifier)
+            #expect(try await blocking { tree.waitForTermination(timeout: .seconds(60)) } == .exited(0))
+            tree.end()
+        }
+    }
+
+    @Test("the program's number in its own namespace is read through its process descriptor", arguments: [false, true])
+    func programNumberInItsNamespace(pidNamespace: Bool) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tree-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (_, guest) = try PacketChannel.pair(name: "test")
+        let specification = ProcessTree.Specification(executable: URL(fileURLWithPath: "/bin/sleep"), arguments: ["600"], environment: [:],
+                                                      directory: directory, channel: guest, pidNamespace: pidNamespace)
+        let tree = try await blocking { try ProcessTree.start(specification, name: "sleep") }
+        defer { tree.end() }
+        // In a namespace of its own the init is 1 and the program, its first child, 2.
+        #expect(tree.programIdentifierInItsNamespace == (tree.containment == .pidNamespace ? 2 : tree.identifier))
+        tree.end()
+        #expect(tree.programIdentifierInItsNamespace == nil)
+    }
+
     /// Runs `executable` with a fresh channel, its output into a temporary file; the output and how it ended.
     private func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                      dataLimit: Int? = nil) async throws -> (output: String, termination: ProcessTree.Termination?) {

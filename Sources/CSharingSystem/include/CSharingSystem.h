@@ -113,6 +113,9 @@ struct csharing_spawned {
     pid_t init;
     /// The extension, the init's child, as this process's namespace numbers it.
     pid_t extension;
+    /// The extension's process descriptor (pidfd; -1 where the kernel has none), opened before the init could
+    /// reap it: it never names another process.
+    int program;
     /// Readable once the extension has ended: 8 bytes, {3, its wait status}. End of file without them: the init
     /// ended first (it was killed).
     int status;

@@ -443,17 +443,14 @@ final class Supervisor {
                 throw ProtocolViolation("ready with a descriptor that is not a socket")
             }
             // A socket pair records its maker: the extension itself, as its own namespace numbers it too.
-            // A program that ended before the tree learnt its number (0) sent this before it ended: its end, not
-            // this message, decides the outcome.
-            guard tree.identifier != 0 else { return }
             let maker = (try? channel.peerProcess()) ?? -1
             guard maker == tree.identifier else {
                 throw ProtocolViolation("ready from process \(process) with a socket made by process \(maker); the extension is \(tree.identifier)")
             }
-            // The extension may have ended since it sent `ready`, its number in its namespace no longer to be
-            // read: the socket is still its own, and what it sent there before it ended (an outcome, most
-            // often) still counts. Only a number that can be read is checked against the one it gave.
-            if let numbered = Processes.identifierInItsNamespace(maker), numbered != process {
+            // The extension may have ended and been reaped since it sent `ready`, its number in its namespace no
+            // longer to be read: the socket is still its own, and what it sent there before it ended (an outcome,
+            // most often) still counts. Only a number that can be read is checked against the one it gave.
+            if let numbered = tree.programIdentifierInItsNamespace, numbered != process {
                 throw ProtocolViolation("ready from process \(process); the extension is process \(numbered) in its namespace")
             }
             ready = true
