@@ -224,9 +224,11 @@ let package = Package(
             dependencies: ["SharingShim", "OpenUserNotifications", "ContentTypes"],
             swiftSettings: strictSettings
         ),
+        // Busy loops for the tests that show a verdict does not change with the machine's load.
+        .target(name: "MachineLoad", path: "Tests/MachineLoad", swiftSettings: strictSettings),
         .testTarget(
             name: "SharingCLITests",
-            dependencies: ["sharing", "ShareInbox"],
+            dependencies: ["sharing", "ShareInbox", "MachineLoad"],
             swiftSettings: strictSettings
         ),
     ]
@@ -243,7 +245,7 @@ package.targets += [
     .testTarget(
         name: "ExtensionRuntimeTests",
         dependencies: ["ExtensionRuntime", "SharingSystem", "HostProfiles", "OpenItemProvider", "OpenUserNotifications", "OpenExtensionUI",
-                       .product(name: "PropertyBased", package: "swift-property-based"),
+                       "MachineLoad", .product(name: "PropertyBased", package: "swift-property-based"),
                        .product(name: "SystemPackage", package: "swift-system")],
         // Extensions in Python that speak the wire protocol, found beside the tests' sources.
         exclude: ["Hostile"],

@@ -228,11 +228,12 @@ package enum FileSystem {
     /// once, in the first tree it is met in, by its device and inode: a hard link is not a second file, and
     /// neither is a file renamed from a directory already walked to one walked later.
     package static func diskUsage(of urls: [URL], entryLimit: Int, depthLimit: Int = 256) -> [DiskUsage] {
-        var counted: Set<[UInt64]> = []
+        struct FileIdentity: Hashable { var device: UInt64, inode: UInt64 }
+        var counted: Set<FileIdentity> = []
         return urls.map { url in
             var usage = DiskUsage(bytes: 0, reachedLimit: false)
             usage.reachedLimit = !walk(url, entryLimit: entryLimit, depthLimit: depthLimit) { _, status in
-                guard counted.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted else { return }
+                guard counted.insert(FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))).inserted else { return }
                 usage.bytes += Int(status.st_blocks) * 512
             }
             return usage

@@ -1,5 +1,6 @@
 @testable import ExtensionRuntime
 import Foundation
+import MachineLoad
 import OpenItemProvider
 import Testing
 
@@ -411,28 +412,5 @@ struct BusyMachineTests {
             #expect(run?.waitedForCore ?? .zero > .seconds(work / 2), "\(run?.waitedForCore ?? .zero) of \(run?.requestTime ?? .zero)")
         }
         #expect(HostileBundle.processes(of: bundle).isEmpty)
-    }
-}
-
-/// Programs that spin on one core until stopped: a busy machine, made by a test and ended by it.
-final class BusyLoops {
-    private let processes: [Process]
-
-    init(_ count: Int, core: Int) throws {
-        processes = try (0..<count).map { _ in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
-            process.arguments = ["-c", "\(core)", "python3", "-c", "while True: pass"]
-            try process.run()
-            return process
-        }
-    }
-
-    /// Kills and reaps every loop.
-    func stop() {
-        for process in processes {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
     }
 }

@@ -1,5 +1,6 @@
 #if os(Linux)
 import Foundation
+import MachineLoad
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -511,30 +512,6 @@ struct BusyMachineMatrixTests {
             for (key, statuses) in busy {
                 #expect(statuses == Array(repeating: quiet[key]?.first ?? "", count: 2), "\(key)")
             }
-        }
-    }
-}
-
-/// Programs that spin until stopped: a busy machine, made by a test and ended by it.
-final class BusyLoops {
-    private let processes: [Process]
-
-    init(_ count: Int) throws {
-        processes = try (0..<count).map { _ in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = ["-c", "while True: pass"]
-            try process.run()
-            return process
-        }
-    }
-
-    /// Kills and reaps every loop.
-    func stop() {
-        // SIGKILL: a child of a test thread inherits its blocked signals, SIGTERM among them.
-        for process in processes {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
         }
     }
 }
