@@ -55,6 +55,11 @@ struct PushPayloadTests {
         (#"{"aps": {"badge": 1, "sound": "default", "mutable-content": 1}}"#, "the payload has no alert"),
         (#"{"aps": {"content-available": 1, "mutable-content": 1}}"#, "a background notification (content-available, no alert)"),
         (#"{"aps": {"alert": {"launch-image": "L"}, "mutable-content": 1}}"#, "the alert has no title, subtitle or body"),
+        (#"{"aps": {"alert": "x", "mutable_content": 1}}"#, "the payload has no mutable-content (aps has mutable_content: did you mean mutable-content?)"),
+        (#"{"aps": {"alert": "x", "Mutable-Content": 1}}"#, "the payload has no mutable-content (aps has Mutable-Content: did you mean mutable-content?)"),
+        (#"{"aps": {"alert": "x", "mutable-contnet": 1}}"#, "the payload has no mutable-content (aps has mutable-contnet: did you mean mutable-content?)"),
+        (#"{"aps": {"alerts": "x", "mutable-content": 1}}"#, "the payload has no alert (aps has alerts: did you mean alert?)"),
+        (#"{"aps": {"alert": "x", "badge": 1}}"#, "the payload has no mutable-content"),
     ])
     func skipped(json: String, reason: String) throws {
         #expect(try payload(json).skipsServiceExtension == reason)
@@ -81,6 +86,41 @@ struct PushPayloadTests {
             try payload(json)
         } throws: { error in
             (error as? PushPayloadError)?.code == code && "\(error)".hasPrefix(message)
+        }
+    }
+
+    @Test("JSON as RFC 8259 writes it and nothing more, as Apple's push service reads it: the line and column of what is not", arguments: [
+        ("{\"aps\": {\"alert\": \"x\",}}", 1, 22, "a trailing comma before }: JSON has none"),
+        ("{\n  \"aps\": {\"alert\": \"x\"},\n  \"l\": [1, 2,]\n}", 3, 13, "a trailing comma before ]: JSON has none"),
+        ("{\"aps\": {\"alert\": \"x\"} // note\n}", 1, 24, "'/' where a comma or } belongs"),
+        ("{\"aps\": {\"alert\": \"x\"}, \"n\": NaN}", 1, 30, "'N': JSON has no NaN or Infinity"),
+        ("{\"aps\": {\"alert\": \"x\"}, \"n\": -Infinity}", 1, 30, "-Infinity: JSON has no NaN or Infinity"),
+        ("{\"aps\": {\"alert\": 'x'}}", 1, 19, "a single quote: JSON's strings take double quotes"),
+        ("{aps: {}}", 1, 2, "'a' where a key in double quotes belongs"),
+        ("{\"aps\": {\"badge\": 01}}", 1, 19, "a number with a leading zero"),
+        ("{\"aps\": {\"alert\": \"a\tb\"}}", 1, 21, "a control character (9) inside a string: JSON writes it as an escape"),
+        ("{\"aps\": {\"alert\": \"a\\qb\"}}", 1, 21, "a backslash before 'q': JSON has no such escape"),
+        ("{\"aps\": {\"alert\": \"x\"}} {}", 1, 25, "'{' after the end of the JSON value"),
+        ("{\"aps\": {\"alert\": \"x", 1, 19, "a string that is never closed"),
+        ("{\"aps\": {\"alert\": tru}}", 1, 19, "'t' where a value belongs (not true)"),
+    ] as [(String, Int, Int, String)])
+    func strictJSON(json: String, line: Int, column: Int, reason: String) {
+        #expect(throws: PushPayloadError(.notJSON, name: "push.json", "is not JSON at line \(line), column \(column): \(reason)")) {
+            try payload(json)
+        }
+    }
+
+    @Test("what RFC 8259 allows is read: escapes, numbers in every form, UTF-8, deep nesting, whitespace around")
+    func strictJSONAccepts() throws {
+        let json = " \r\n\t{\"aps\": {\"alert\": \"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9 é 😀\", \"mutable-content\": 1}, "
+            + "\"n\": [0, -0, 1.5, -2e10, 3E+2, 4e-1, true, false, null, {}, [], [[[]]]]} \n"
+        #expect(try payload(json).content.body == "\"\\/\u{8}\u{c}\n\r\té é 😀")
+        // Bytes that are not UTF-8 inside a string: an overlong form, a lone continuation byte, a surrogate.
+        for bad: [UInt8] in [[0xC0, 0xAF], [0x80], [0xED, 0xA0, 0x80]] {
+            let bytes = Array(#"{"aps": {"alert": ""#.utf8) + bad + Array(#""}}"#.utf8)
+            #expect(throws: PushPayloadError(.notJSON, name: "push.json", "is not JSON at line 1, column 20: a byte (\(bad[0])) that is not UTF-8")) {
+                try PushPayload(json: Data(bytes), name: "push.json")
+            }
         }
     }
 

@@ -134,7 +134,7 @@ struct NotifyCommandTests {
         }
     }
 
-    @Test("bad input is exit 2 naming what is wrong: a payload over 4096 bytes, one that is not JSON, a bundle that is no notification service")
+    @Test("bad input is exit 2 naming what is wrong: a payload over 4096 bytes, one that is not JSON (a trailing comma too), a bundle that is no notification service")
     func badInput() async throws {
         try await withTemporaryDirectory { directory in
             let bundle = try ExampleBundle.make("SilentService", in: directory)
@@ -145,6 +145,12 @@ struct NotifyCommandTests {
             let broken = try write("{", named: "broken.json", in: directory)
             result = try await Sharing.run(["notify", bundle.path, "--payload", broken])
             #expect(result.status == 2 && result.standardError.contains("--payload \(broken) is not JSON"), "\(result.standardError)")
+            // Foundation reads a trailing comma; Apple's push service does not, and neither does notify.
+            let trailing = try write("{\"aps\": {\"alert\": \"x\",\n  \"mutable-content\": 1,}}", named: "trailing.json", in: directory)
+            result = try await Sharing.run(["notify", bundle.path, "--payload", trailing])
+            #expect(result.status == 2, "\(result.standardError)")
+            #expect(result.standardError.contains("--payload \(trailing) is not JSON at line 2, column 23: a trailing comma before }: JSON has none"),
+                    "\(result.standardError)")
             let share = try ExampleBundle.make("Uppercase", in: directory)
             result = try await Sharing.run(["notify", share.path, "--payload", try write(Self.push, named: "push.json", in: directory)])
             #expect(result.status == 2 && result.standardError.contains("not a notification service (com.apple.usernotifications.service)"), "\(result.standardError)")

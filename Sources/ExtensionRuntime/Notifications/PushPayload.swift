@@ -35,6 +35,11 @@ public struct PushPayload: Sendable {
         guard json.count <= Self.maximumSize else {
             throw PushPayloadError(.tooLarge, name: name, "holds \(json.count) bytes; Apple's push service refuses a payload over \(Self.maximumSize)")
         }
+        do throws(StrictJSON.Fault) {
+            try StrictJSON.check(Array(json))
+        } catch {
+            throw PushPayloadError(.notJSON, name: name, "is not JSON at line \(error.line), column \(error.column): \(error.reason)")
+        }
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: json)
@@ -94,14 +99,41 @@ public struct PushPayload: Sendable {
         }
         self.content = content
         if mutableContent != 1 {
-            skipsServiceExtension = mutableContent == nil ? "the payload has no mutable-content" : "mutable-content is \(mutableContent ?? 0), not 1"
+            skipsServiceExtension = mutableContent == nil ? "the payload has no mutable-content" + Self.suggestion("mutable-content", among: aps.keys)
+                                                          : "mutable-content is \(mutableContent ?? 0), not 1"
         } else if alert == nil {
-            skipsServiceExtension = contentAvailable == 1 ? "a background notification (content-available, no alert)" : "the payload has no alert"
+            skipsServiceExtension = contentAvailable == 1 ? "a background notification (content-available, no alert)"
+                                                          : "the payload has no alert" + Self.suggestion("alert", among: aps.keys)
         } else if content.title.isEmpty && content.subtitle.isEmpty && content.body.isEmpty {
             skipsServiceExtension = "the alert has no title, subtitle or body"
         } else {
             skipsServiceExtension = nil
         }
+    }
+
+    /// " (aps has KEY: did you mean WANTED?)" when one of `keys` is a near miss of the key `wanted`: the same
+    /// but for case, underscores or spaces, or at most two letters off; else nothing.
+    static func suggestion(_ wanted: String, among keys: Dictionary<String, Any>.Keys) -> String {
+        func normalized(_ key: String) -> String { key.lowercased().replacing("_", with: "-").replacing(" ", with: "-") }
+        let near = keys.filter { $0 != wanted }.sorted().first { key in
+            normalized(key) == wanted || editDistance(Array(normalized(key).utf8), Array(wanted.utf8), atMost: 2) <= 2
+        }
+        return near.map { " (aps has \($0): did you mean \(wanted)?)" } ?? ""
+    }
+
+    /// Levenshtein distance between `a` and `b`, or more than `limit` as soon as it must be.
+    static func editDistance(_ a: [UInt8], _ b: [UInt8], atMost limit: Int) -> Int {
+        guard abs(a.count - b.count) <= limit else { return limit + 1 }
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, y) in b.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+            }
+            if (current.min() ?? 0) > limit { return limit + 1 }
+            previous = current
+        }
+        return previous[b.count]
     }
 
     /// How deep a value nests: 1 for a scalar, one more for each array or dictionary around it.
