@@ -110,9 +110,16 @@ public struct HostProfileError: Error, Sendable, Equatable, CustomStringConverti
         case missingContent
     }
 
+    /// The kind of content the host shares and was not given.
+    public enum Content: String, Sendable, Equatable {
+        case file, url, text
+    }
+
     public var code: Code
     public var profile: String
     public var message: String
+    /// What to give the host: a file, a URL, text.
+    public var missing: Content
 
     public var description: String { "\(profile): \(message)" }
 }
@@ -120,8 +127,11 @@ public struct HostProfileError: Error, Sendable, Equatable, CustomStringConverti
 // MARK: Helpers the profiles share
 
 extension HostProfile {
-    static func need<T>(_ values: [T], _ what: String, _ profile: String) throws(HostProfileError) -> [T] {
-        guard !values.isEmpty else { throw HostProfileError(code: .missingContent, profile: profile, message: "shares \(what): give at least one") }
+    /// `values`, unless there are none: then what the host shares, and which kind of content to give it.
+    static func need<T>(_ kind: HostProfileError.Content, _ values: [T], _ what: String, _ profile: String) throws(HostProfileError) -> [T] {
+        guard !values.isEmpty else {
+            throw HostProfileError(code: .missingContent, profile: profile, message: "shares \(what) and was given none", missing: kind)
+        }
         return values
     }
 

@@ -53,7 +53,7 @@ struct ShareCommand: AsyncParsableCommand {
         } catch let error as ShareFixtureError {
             throw BadInput("\(error)")
         } catch let error as HostProfileError {
-            throw BadInput("\(error)")
+            throw BadInput(error)
         }
     }
 

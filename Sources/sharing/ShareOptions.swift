@@ -49,6 +49,8 @@ struct ShareOptions: ParsableArguments {
     func share() throws(BadInput) -> (items: [NSExtensionItem], host: String?) {
         do {
             return try source().items()
+        } catch let error as HostProfileError {
+            throw BadInput(error)
         } catch {
             throw BadInput("\(error)")
         }
@@ -74,5 +76,12 @@ struct ShareOptions: ParsableArguments {
     func fixture() throws -> (ShareFixture, URL) {
         guard let fixture = try source().fixture() else { throw ValidationError("Give --share FIXTURE or --host NAME.") }
         return fixture
+    }
+}
+
+extension BadInput {
+    /// A host profile not given what it shares, and the option that gives it.
+    init(_ error: HostProfileError) {
+        self.init("--host \(error): give one with --\(error.missing.rawValue)")
     }
 }

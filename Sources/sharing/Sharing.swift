@@ -49,8 +49,10 @@ struct Sharing: AsyncParsableCommand {
 }
 
 /// Bad input found while running: printed as `sharing: error: MESSAGE`, exit status 2.
-struct BadInput: Error {
+struct BadInput: Error, CustomStringConvertible {
     var message: String
+
+    var description: String { message }
 
     init(_ message: String) {
         self.message = message

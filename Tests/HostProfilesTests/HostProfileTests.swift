@@ -109,10 +109,10 @@ struct HostProfileTests {
 
     @Test("profiles refuse content they do not share, saying what they need")
     func refusals() {
-        #expect(throws: HostProfileError(code: .missingContent, profile: "safari", message: "shares a page URL: give at least one")) {
+        #expect(throws: HostProfileError(code: .missingContent, profile: "safari", message: "shares a page URL and was given none", missing: .url)) {
             try HostProfile.named("safari")!.share(SharedContent())
         }
-        #expect(throws: HostProfileError(code: .missingContent, profile: "photos", message: "shares photos or videos: give at least one")) {
+        #expect(throws: HostProfileError(code: .missingContent, profile: "photos", message: "shares photos or videos and was given none", missing: .file)) {
             try HostProfile.named("photos")!.share(SharedContent(files: [examples.appendingPathComponent("files/report.pdf")]))
         }
         #expect(HostProfile.named("SAFARI")?.name == "safari")

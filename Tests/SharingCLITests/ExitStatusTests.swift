@@ -15,7 +15,9 @@ struct ExitStatusTests {
         (["share"], "Give --share FIXTURE, --host NAME, or --list-hosts."),
         (["share", "--host", "netscape"], "Unknown host 'netscape'"),
         (["share", "--share", "DIR/missing.json"], "DIR/missing.json"),
-        (["share", "--host", "safari"], "safari: shares a page URL: give at least one"),
+        (["share", "--host", "safari"], "--host safari: shares a page URL and was given none: give one with --url"),
+        (["run", "DIR/broken.appex", "--host", "safari-image", "--file", "DIR/x.jpg"],
+         "--host safari-image: shares the page's URL and was given none: give one with --url"),
         (["lint"], "Missing expected argument '<file> ...'"),
         (["lint", "DIR/missing.plist"], "DIR/missing.plist: no such file or directory"),
         (["lint", "--format", "yaml", "DIR/manifest.plist"], "The value 'yaml' is invalid for '--format <format>'"),
@@ -24,6 +26,8 @@ struct ExitStatusTests {
         (["match", "DIR/manifest.plist", "--host", "safari", "--url", "example.com"], "'example.com' is not an absolute URL."),
         (["receive", "--inbox", "DIR/inbox", "DIR/missing.jpg"], "DIR/missing.jpg: no such file or directory"),
         (["receive", "DIR/x.jpg"], "Missing expected argument '--inbox <dir>'"),
+        (["receive", "--inbox", "DIR/inbox", "--host", "screenshot", "--file", "DIR/manifest.plist"],
+         "--host screenshot: shares a screenshot image and was given none: give one with --file"),
         (["receive", "--inbox", "DIR/inbox", "DIR/x.jpg", "--accept", "not.a.type.anywhere"], "--accept: 'not.a.type.anywhere' is not a type identifier"),
         (["receive", "--inbox", "DIR/inbox", "DIR/x.jpg", "--memory-budget", "1KB"], "a memory budget of 0.0 MB cannot hold one attachment in flight"),
         (["receive", "--inbox", "DIR/inbox", "DIR/x.jpg", "--memory-budget", "lots"], "The value 'lots' is invalid for '--memory-budget <size>'"),
@@ -61,6 +65,8 @@ struct ExitStatusTests {
             let result = try await Sharing.run(arguments.map { $0.replacingOccurrences(of: "DIR", with: path) })
             #expect(result.status == 2, "\(arguments): \(result.standardError)")
             #expect(result.standardError.contains(message.replacingOccurrences(of: "DIR", with: path)), "\(arguments): \(result.standardError)")
+            // Words for a person, never a Swift value's description.
+            #expect(!result.standardError.contains("(message:"), "\(arguments): \(result.standardError)")
             #expect(!FileManager.default.fileExists(atPath: path + "/t.jpg"))
         }
     }

@@ -68,6 +68,6 @@ struct ShareCommandTests {
         #expect(try await Sharing.run(["share", "--host", "safari", "--url", "example.com"]).status == 2)
         let refused = try await Sharing.run(["share", "--host", "safari"])
         #expect(refused.status == 2)
-        #expect(refused.standardError == "sharing: error: safari: shares a page URL: give at least one\n")
+        #expect(refused.standardError == "sharing: error: --host safari: shares a page URL and was given none: give one with --url\n")
     }
 }

@@ -10,7 +10,7 @@ extension HostProfile {
             trap: "no file and no text: an extension that only reads files or text sees nothing",
             report: "https://developer.apple.com/library/archive/documentation/General/Conceptual/ExtensibilityPG/Share.html"
         ) { content throws(HostProfileError) in
-            let url = try need(content.urls, "a page URL", "safari")[0]
+            let url = try need(.url, content.urls, "a page URL", "safari")[0]
             return ShareFixture(summary: "Safari sharing \(url.absoluteString)", items: [
                 .init(title: content.title ?? url.host, attachments: [.init(representations: [urlItem(url)])]),
             ])
@@ -24,7 +24,7 @@ extension HostProfile {
             trap: "the first type is a dictionary, not a URL or a file",
             report: "https://developer.apple.com/library/archive/documentation/General/Conceptual/ExtensibilityPG/ExtensionScenarios.html"
         ) { content throws(HostProfileError) in
-            let url = try need(content.urls, "a page URL", "safari-javascript")[0]
+            let url = try need(.url, content.urls, "a page URL", "safari-javascript")[0]
             let results: PropertyListValue = .dictionary([
                 "URL": .string(url.absoluteString),
                 "title": .string(content.title ?? url.host ?? ""),
@@ -47,8 +47,8 @@ extension HostProfile {
             trap: "two items describe one share: an extension that imports every item imports the page too",
             report: "https://github.com/lionheart/openradar-mirror/issues/16786"
         ) { content throws(HostProfileError) in
-            let image = try need(content.files.filter(isImageOrMovie), "an image file", "safari-image")[0]
-            let page = try need(content.urls, "the page's URL", "safari-image")[0]
+            let image = try need(.file, content.files.filter(isImageOrMovie), "an image file", "safari-image")[0]
+            let page = try need(.url, content.urls, "the page's URL", "safari-image")[0]
             let type = SharingShim.UTType(filenameExtension: image.pathExtension)?.identifier ?? "public.jpeg"
             return ShareFixture(summary: "Safari sharing an image of \(page.absoluteString)", items: [
                 .init(attachments: [.init(representations: [.init(type: type, provide: .data, payload: .file(image.path))])]),
@@ -62,7 +62,7 @@ extension HostProfile {
             trap: "no title to show; an activation rule that demands text never matches",
             report: "https://github.com/mozilla-mobile/focus-ios/issues/485"
         ) { content throws(HostProfileError) in
-            let url = try need(content.urls, "a page URL", "chrome")[0]
+            let url = try need(.url, content.urls, "a page URL", "chrome")[0]
             return ShareFixture(summary: "Chrome sharing \(url.absoluteString)", items: [
                 .init(attachments: [.init(representations: [urlItem(url)])]),
             ])
@@ -74,7 +74,7 @@ extension HostProfile {
             trap: "an activation rule that allows exactly one attachment hides the extension",
             report: "https://github.com/acez/bookmark-companion/issues/24"
         ) { content throws(HostProfileError) in
-            let url = try need(content.urls, "a page URL", "firefox")[0]
+            let url = try need(.url, content.urls, "a page URL", "firefox")[0]
             return ShareFixture(summary: "Firefox sharing \(url.absoluteString)", items: [
                 .init(title: content.title, attachments: [
                     .init(representations: [urlItem(url)]),

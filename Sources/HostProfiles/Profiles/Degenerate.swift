@@ -36,7 +36,7 @@ extension HostProfile {
             trap: "importing every item imports one page three times",
             report: "https://github.com/lionheart/openradar-mirror/issues/16786"
         ) { content throws(HostProfileError) in
-            let url = try need(content.urls, "a page URL", "duplicates")[0]
+            let url = try need(.url, content.urls, "a page URL", "duplicates")[0]
             return ShareFixture(summary: "one page as three items", items: [
                 .init(title: content.title, attachments: [.init(representations: [urlItem(url)])]),
                 .init(attachments: [.init(representations: [.init(type: "public.plain-text", provide: .item, payload: .text(url.absoluteString))])]),

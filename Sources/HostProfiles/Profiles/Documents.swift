@@ -12,7 +12,7 @@ extension HostProfile {
             trap: "loading the first thing conforming to public.item gives a property list, not the file",
             report: "https://github.com/keybase/client/pull/29549"
         ) { content throws(HostProfileError) in
-            let files = try need(content.files, "files", "files")
+            let files = try need(.file, content.files, "files", "files")
             return ShareFixture(summary: "Files sharing \(files.count) item\(files.count == 1 ? "" : "s")", items: [
                 .init(attachments: files.map { file in
                     // The URL the Files app wraps is the file's place in File Provider storage, not a path here.
@@ -34,7 +34,7 @@ extension HostProfile {
             trap: "the text arrives twice (content text and attachment) and must not be imported twice",
             report: "https://github.com/lionheart/openradar-mirror/issues/788"
         ) { content throws(HostProfileError) in
-            let text = try need(content.texts, "a note's text", "notes")[0]
+            let text = try need(.text, content.texts, "a note's text", "notes")[0]
             let images = content.files.filter(isImageOrMovie)
             return ShareFixture(summary: "Notes sharing a note", items: [
                 .init(title: content.title, contentText: text, attachments:
@@ -51,7 +51,7 @@ extension HostProfile {
             trap: "no attachments: an extension reading only attachments receives nothing and may crash on attachments![0]",
             report: "https://github.com/onmyway133/notes/issues/582"
         ) { content throws(HostProfileError) in
-            let text = try need(content.texts, "a message body", "mail")[0]
+            let text = try need(.text, content.texts, "a message body", "mail")[0]
             return ShareFixture(summary: "text shared in the content text only", items: [
                 .init(title: content.title, contentText: text, attachments: []),
             ])

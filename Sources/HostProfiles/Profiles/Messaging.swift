@@ -12,7 +12,7 @@ extension HostProfile {
             trap: "copying the path fails, and public.url is a file URL, not a web page; only loading through the provider works",
             report: "https://github.com/lionheart/openradar-mirror/issues/16668"
         ) { content throws(HostProfileError) in
-            let images = try need(content.files.filter(isImageOrMovie), "images", "messages")
+            let images = try need(.file, content.files.filter(isImageOrMovie), "images", "messages")
             return ShareFixture(summary: "Messages sharing \(images.count) image\(images.count == 1 ? "" : "s")", items: [
                 .init(attachments: images.enumerated().map { index, image in
                     let hidden = "/private/var/mobile/Library/SMS/Attachments/bd/\(13 + index)/12A03E5C-C12B-4797-9007-52AC16F774AC/\(image.lastPathComponent)"
@@ -32,7 +32,7 @@ extension HostProfile {
             trap: "no file URL at all, and the generic public.data request an extension falls back on fails",
             report: "https://github.com/alinz/react-native-share-extension/issues/47"
         ) { content throws(HostProfileError) in
-            let image = try need(content.files.filter(isImageOrMovie), "a screenshot image", "screenshot")[0]
+            let image = try need(.file, content.files.filter(isImageOrMovie), "a screenshot image", "screenshot")[0]
             return ShareFixture(summary: "the screenshot editor sharing a screenshot", items: [
                 .init(attachments: [.init(representations: [
                     .init(type: "public.png", provide: .object, payload: .image(image.path),

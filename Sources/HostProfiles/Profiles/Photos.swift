@@ -12,7 +12,7 @@ extension HostProfile {
             trap: "loadItem gives a file URL where an image was promised, not data or an image object",
             report: "https://github.com/EternallLight/cordova-plugin-openwith-ios/issues/32"
         ) { content throws(HostProfileError) in
-            let files = try need(content.files.filter(isImageOrMovie), "photos or videos", "photos")
+            let files = try need(.file, content.files.filter(isImageOrMovie), "photos or videos", "photos")
             return ShareFixture(summary: "Photos sharing \(files.count) item\(files.count == 1 ? "" : "s")", items: [
                 .init(attachments: files.map { .init(suggestedName: stem($0), representations: [fileRepresentation($0)]) }),
             ])
@@ -25,7 +25,7 @@ extension HostProfile {
             trap: "the first, highest-fidelity type fails: an extension must fall back to the next",
             report: "https://github.com/deltachat/deltachat-ios/issues/3193"
         ) { content throws(HostProfileError) in
-            let media = try need(content.files.filter(isImageOrMovie), "a Live Photo's still (and its video)", "live-photo")
+            let media = try need(.file, content.files.filter(isImageOrMovie), "a Live Photo's still (and its video)", "live-photo")
             var representations: [ShareFixture.Representation] = [
                 .init(type: "com.apple.live-photo", provide: .data, payload: .text(""),
                       fault: .fails(domain: "PHPhotosErrorDomain", code: -1, message: "The Live Photo cannot be provided as data.", whenAskedFor: nil)),
@@ -43,7 +43,7 @@ extension HostProfile {
             trap: "the declared type is vague and the real one must be sniffed from the bytes",
             report: "https://github.com/lionheart/openradar-mirror/issues/16673"
         ) { content throws(HostProfileError) in
-            let still = try need(content.files.filter(isImageOrMovie), "a Live Photo's still", "live-photo-messages")[0]
+            let still = try need(.file, content.files.filter(isImageOrMovie), "a Live Photo's still", "live-photo-messages")[0]
             return ShareFixture(summary: "Messages sharing a Live Photo as an image", items: [
                 .init(attachments: [.init(suggestedName: stem(still), representations: [
                     .init(type: "public.image", provide: .file, payload: .file(still.path)),
@@ -58,7 +58,7 @@ extension HostProfile {
             trap: "the first type is a directory: loading it as a file gives a folder, as data a zip archive",
             report: "https://github.com/deltachat/deltachat-ios/issues/3193"
         ) { content throws(HostProfileError) in
-            let bundle = try need(content.files.filter { $0.hasDirectoryPath || ((try? $0.resourceValues(forKeys: [.contentTypeKey]))?.contentType ?? .data).conforms(to: .directory) },
+            let bundle = try need(.file, content.files.filter { $0.hasDirectoryPath || ((try? $0.resourceValues(forKeys: [.contentTypeKey]))?.contentType ?? .data).conforms(to: .directory) },
                                   "a Live Photo bundle directory", "live-photo-bundle")[0]
             var representations: [ShareFixture.Representation] = [
                 .init(type: "com.apple.live-photo-bundle", provide: .directory, payload: .file(bundle.path)),
