@@ -93,4 +93,6 @@ package enum Machine {
 package enum Terminal {
     /// Whether standard error is a terminal, where progress may be drawn.
     package static var standardErrorIsInteractive: Bool { isatty(STDERR_FILENO) == 1 }
+    /// Whether standard output is a terminal (else a pipe or a file, a CI job's log).
+    package static var standardOutputIsInteractive: Bool { isatty(STDOUT_FILENO) == 1 }
 }

@@ -6,8 +6,15 @@ import PackageSupport
 /// no control character reaches the terminal raw (`Escaped.terminal`): text from extensions, shares and
 /// reports cannot move the cursor, recolour or reorder what follows.
 enum Output {
+    /// One line on standard output, written at once: a CI log shows it as soon as it is written, and lines
+    /// written from several threads do not mix.
     static func line(_ text: String = "") {
-        print(Escaped.terminal(text, lines: true))
+        FileHandle.standardOutput.write(Data((Escaped.terminal(text, lines: true) + "\n").utf8))
+    }
+
+    /// A line on standard error that the next one replaces: progress on a terminal ("" clears it).
+    static func redraw(_ text: String) {
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(Escaped.terminal(text))".utf8))
     }
 
     /// `sharing: error: MESSAGE` on standard error.
@@ -24,6 +31,6 @@ enum Output {
     static func json(_ value: some Encodable) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        FileHandle.standardOutput.write(try encoder.encode(value) + Data("\n".utf8))
     }
 }

@@ -191,8 +191,18 @@ struct TestCommand: AsyncParsableCommand {
                                        shard: shard.flatMap(Self.shard), expectations: expectations, expectationsFile: expect, rerunning: previous,
                                        version: Sharing.version)
         let report: MatrixReport
+        // A line per run for a log (a CI job's), a line redrawn on a terminal.
+        let logged = !Terminal.standardOutputIsInteractive, drawn = !logged && Terminal.standardErrorIsInteractive
         do {
-            report = try await matrix.run(options) { Output.line($0) }
+            report = try await matrix.run(options, said: { Output.line($0) }) { progress in
+                let result = progress.result
+                if logged {
+                    Output.line("[\(progress.finished)/\(progress.total)] \(result.cell.identifier): \(result.status.rawValue) (\(String(format: "%.1f", result.seconds)) s)")
+                } else if drawn {
+                    Output.redraw("\(progress.finished) of \(progress.total) runs ended")
+                }
+            }
+            if drawn { Output.redraw("") }
         } catch let error as ReportError {
             throw BadInput("--retry \(error)")
         } catch {

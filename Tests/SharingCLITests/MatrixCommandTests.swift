@@ -461,6 +461,32 @@ struct MatrixCommandTests {
         }
     }
 
+    @Test("into a log (standard output a pipe), each run's line is written as the run ends, while the matrix still runs")
+    func linePerRun() async throws {
+        try await withTemporaryDirectory { directory in
+            let quick = try ExampleBundle.make("Uppercase", in: directory).path
+            let slow = try ExampleBundle.make("NeverCompletes", in: directory).path
+            let output = Pipe()
+            // NeverCompletes holds the matrix for its 5 s and the grace; Uppercase ends long before.
+            let child = try ChildProcess(["test", quick, slow, "--hosts", "notes", "--faults", "none", "--timeout", "5", "--jobs", "2",
+                                          "--work", directory.appending(path: "work").path], standardOutput: output)
+            let (line, runningThen) = try await onOwnThread { () -> (String, Bool) in
+                var text = ""
+                while true {
+                    let data = output.fileHandleForReading.availableData
+                    if data.isEmpty { return (text, false) }
+                    text += String(decoding: data, as: UTF8.self)
+                    if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("[") }) { return (String(line), child.isRunning) }
+                }
+            }
+            #expect(line.hasPrefix("[1/2] Uppercase notes device=none user=post fault=none: completed ("), "\(line)")
+            #expect(runningThen, "the first run's line came only when the matrix had ended")
+            let rest = try await onOwnThread { String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+            #expect(rest.contains("[2/2] NeverCompletes notes device=none user=post fault=none: interrupted-timeout ("), "\(rest)")
+            #expect(await child.exitStatus == 1)
+        }
+    }
+
     func writeTemporary(_ text: String, in directory: URL) throws -> String {
         let file = directory.appending(path: "dom.html")
         try text.write(to: file, atomically: true, encoding: .utf8)

@@ -1,6 +1,14 @@
 import ExtensionRuntime
 public import Foundation
+import PackageSupport
 import SharingSystem
+
+/// One run of a cell has ended: its result, and how many of the matrix's runs have ended of how many.
+public struct MatrixProgress: Sendable {
+    public var result: CellResult
+    public var finished: Int
+    public var total: Int
+}
 
 /// How a matrix's cells are run: the `sharing` program that runs each, how many at a time and how often, the
 /// order's seed, the shard, the expectations, and the report whose failing cells to run again.
@@ -39,11 +47,13 @@ extension Matrix {
     /// Plans the cells and runs them, each its own process: the default payloads' image served from 127.0.0.1
     /// while they run, a report's cells chosen again when rerunning, one shard's share of them, in the seed's
     /// order, each as often as asked, each checked against its expectation. `said` is told what a person should
-    /// know before the cells run (what is served, what is left out, how many cells); the report is the rest.
+    /// know before the cells run (what is served, what is left out, how many cells); `finished` is told of each
+    /// run as it ends, from any thread, with how many have ended of how many; the report is the rest.
     ///
     /// - Throws: `CellError` when the cells cannot be planned; `ReportError` when a report's cells are not
     ///   ones this run plans.
-    public func run(_ options: MatrixRunOptions, said: (String) -> Void = { _ in }) async throws -> MatrixReport {
+    public func run(_ options: MatrixRunOptions, said: (String) -> Void = { _ in },
+                    finished: @escaping @Sendable (MatrixProgress) -> Void = { _ in }) async throws -> MatrixReport {
         let server: LoopbackFileServer?
         do {
             server = needsImageServer ? try LoopbackFileServer(serving: work.appending(component: "share")) : nil
@@ -69,7 +79,11 @@ extension Matrix {
         let order = Array(cells.indices).shuffled(using: &generator)
         said("\(cells.count) cells\(options.repeats > 1 ? " × \(options.repeats)" : ""), \(min(options.jobs, max(cells.count, 1))) at a time, seed \(options.seed)")
         let runner = MatrixRunner(program: options.program, jobs: options.jobs, repeats: options.repeats, limit: .seconds((timeout ?? 60) + 60))
-        var results = await runner.run(cells, order: order)
+        let total = cells.count * max(1, options.repeats)
+        let ended = Locked(0)
+        var results = await runner.run(cells, order: order) { result in
+            finished(MatrixProgress(result: result, finished: ended.withLock { $0 += 1; return $0 }, total: total))
+        }
         for index in results.indices { results[index].expect(options.expectations?.entry(for: results[index].cell)) }
         return MatrixReport(runInfo: info, cells: results)
     }
