@@ -88,8 +88,10 @@ struct ManifestKey: Sendable {
         .init("UNNotificationExtensionDefaultContentHidden", .attributes, .boolean, points: ["com.apple.usernotifications.content-extension"]),
         .init("UNNotificationExtensionOverridesDefaultTitle", .attributes, .boolean, points: ["com.apple.usernotifications.content-extension"]),
         .init("UNNotificationExtensionUserInteractionEnabled", .attributes, .boolean, points: ["com.apple.usernotifications.content-extension"]),
-        // Intents (share extensions list INSendMessageIntent for share-sheet suggestions).
-        .init("IntentsSupported", .attributes, .array, points: intents),
+        // Intents (share extensions list INSendMessageIntent for share-sheet suggestions; a notification service
+        // that makes communication notifications lists it too, as Apple's "Implementing communication
+        // notifications" has the service update its content from the intent).
+        .init("IntentsSupported", .attributes, .array, points: intents.union(["com.apple.usernotifications.service"])),
         .init("IntentsRestrictedWhileLocked", .attributes, .array, points: intents),
         .init("IntentsRestrictedWhileProtectedDataUnavailable", .attributes, .array, points: intents),
         // Broadcasts and Quick Look.

@@ -84,6 +84,17 @@ struct LinterTests {
         #expect(diagnostics[1].fix == "rename it to NSExtensionActivationSupportsImageWithMaxCount")
     }
 
+    @Test("IntentsSupported where iOS reads it: a share extension, a notification service making communication notifications; elsewhere a warning")
+    func intentsSupported() throws {
+        let intents = "<key>NSExtensionAttributes</key><dict><key>IntentsSupported</key><array><string>INSendMessageIntent</string></array></dict>"
+        let service = try lint(plist("<key>NSExtensionPointIdentifier</key><string>com.apple.usernotifications.service</string>"
+                                     + "<key>NSExtensionPrincipalClass</key><string>X</string>" + intents))
+        #expect(service.isEmpty, "\(messages(service))")
+        let content = try lint(plist("<key>NSExtensionPointIdentifier</key><string>com.apple.usernotifications.content-extension</string>"
+                                     + "<key>NSExtensionPrincipalClass</key><string>X</string>" + intents))
+        #expect(content.contains { $0.keyPath == "NSExtension.NSExtensionAttributes.IntentsSupported" && $0.severity == .warning }, "\(messages(content))")
+    }
+
     @Test("missing pieces: no NSExtension, no extension point, no rule, no principal class")
     func missing() throws {
         #expect(messages(try lint("<plist><dict><key>CFBundleName</key><string>x</string></dict></plist>"))
