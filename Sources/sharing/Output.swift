@@ -9,12 +9,12 @@ enum Output {
     /// One line on standard output, written at once: a CI log shows it as soon as it is written, and lines
     /// written from several threads do not mix.
     static func line(_ text: String = "") {
-        FileHandle.standardOutput.write(Data((Escaped.terminal(text, lines: true) + "\n").utf8))
+        try? FileHandle.standardOutput.write(contentsOf: Data((Escaped.terminal(text, lines: true) + "\n").utf8))
     }
 
     /// A line on standard error that the next one replaces: progress on a terminal ("" clears it).
     static func redraw(_ text: String) {
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(Escaped.terminal(text))".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K\(Escaped.terminal(text))".utf8))
     }
 
     /// `sharing: error: MESSAGE` on standard error.
@@ -24,13 +24,14 @@ enum Output {
 
     /// `sharing: MESSAGE` on standard error.
     static func diagnostic(_ message: String) {
-        FileHandle.standardError.write(Data("sharing: \(Escaped.terminal(message, lines: true))\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("sharing: \(Escaped.terminal(message, lines: true))\n".utf8))
     }
 
     /// Prints a value as pretty JSON with sorted keys, the form every `--json` option uses.
     static func json(_ value: some Encodable) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        FileHandle.standardOutput.write(try encoder.encode(value) + Data("\n".utf8))
+        let encoded = try encoder.encode(value) + Data("\n".utf8)
+        try? FileHandle.standardOutput.write(contentsOf: encoded)
     }
 }
