@@ -220,17 +220,21 @@ struct TestCommand: AsyncParsableCommand {
 
     /// Prints the grid and what to look at, and writes the reports asked for.
     private func present(_ report: MatrixReport) throws {
+        // Each command as it runs here: this program as it was invoked when by a path (`swift run` gives one),
+        // else by name, as the report keeps it.
+        let invoked = CommandLine.arguments[0]
+        let program = invoked.contains("/") ? invoked : "sharing"
         Output.line(report.grid())
         let noted = report.cells.filter { $0.isExpected && !$0.notes.isEmpty }
         if !noted.isEmpty { Output.line("\nCompleted, but:") }
         for result in noted { Output.line("  \(Escaped.terminal(result.cell.identifier)): \(result.notes.joined(separator: "; "))") }
         for result in report.flaky {
             Output.line("\n\(Escaped.terminal(result.cell.identifier)): flaky: \(result.statuses.map(\.rawValue).joined(separator: ", "))\(result.varied.isEmpty ? "" : " (varied: \(result.varied.map(\.rawValue).joined(separator: ", ")))")\(result.bug.map { " (\(Escaped.terminal($0)))" } ?? "")")
-            Output.line("  \(Escaped.terminal(result.reproduce))")
+            Output.line("  \(Escaped.terminal(result.cell.reproduce(program: program)))")
         }
         for result in report.unexpected {
             Output.line("\n\(Escaped.terminal(result.cell.identifier)): \(result.status.rawValue)\(result.reason.map { ": \(Escaped.terminal($0))" } ?? "")")
-            Output.line("  \(Escaped.terminal(result.reproduce))")
+            Output.line("  \(Escaped.terminal(result.cell.reproduce(program: program)))")
         }
         for (path, data) in [(json, try Self.encoder.encode(report)), (junit, Data(report.junit().utf8)), (markdown, Data(report.markdown().utf8)),
                              (html, Data(report.html().utf8))] {

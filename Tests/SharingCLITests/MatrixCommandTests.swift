@@ -461,7 +461,7 @@ struct MatrixCommandTests {
         }
     }
 
-    @Test("into a log (standard output a pipe), each run's line is written as the run ends, while the matrix still runs")
+    @Test("into a log (standard output a pipe), each run's line is written as the run ends, while the matrix still runs; commands name the program as invoked")
     func linePerRun() async throws {
         try await withTemporaryDirectory { directory in
             let quick = try ExampleBundle.make("Uppercase", in: directory).path
@@ -483,6 +483,8 @@ struct MatrixCommandTests {
             #expect(runningThen, "the first run's line came only when the matrix had ended")
             let rest = try await onOwnThread { String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
             #expect(rest.contains("[2/2] NeverCompletes notes device=none user=post fault=none: interrupted-timeout ("), "\(rest)")
+            // Its command as it runs here: this build's program, by the path it was started by.
+            #expect(rest.contains("\n  \(Sharing.executable.path) run \(slow) --host notes "), "\(rest)")
             #expect(await child.exitStatus == 1)
         }
     }
