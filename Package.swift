@@ -99,7 +99,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(name: "HostProfiles", dependencies: ["SharingShim", "PackageSupport"], swiftSettings: strictSettings),
-        .target(name: "ExtensionManifest", dependencies: ["SharingShim", "SharingSystem", "PropertyLists"], swiftSettings: strictSettings),
+        .target(name: "ExtensionManifest", dependencies: ["SharingShim", "SharingSystem", "PropertyLists", "PackageSupport"], swiftSettings: strictSettings),
         .target(
             name: "ShareInbox",
             dependencies: [

@@ -1,3 +1,5 @@
+import PackageSupport
+
 /// Where a key lives in an extension's Info.plist.
 enum KeyLevel: String, Sendable, CaseIterable {
     case infoPlist = "the Info.plist's top level"
@@ -124,19 +126,5 @@ struct ManifestKey: Sendable {
         let scored = candidates.map { ($0, editDistance(lowered, Array($0.name.lowercased()))) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
         return best.1 <= max(2, best.0.name.count / 8) ? best.0 : nil
-    }
-
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count), current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PropertyLists
 import SharingShim
+import PackageSupport
 
 extension ManifestLinter.Run {
     /// The keys the object an activation rule sees has (`{extensionItems: [{attachments: [{registeredTypeIdentifiers}]}]}`).
@@ -89,8 +90,8 @@ extension ManifestLinter.Run {
                 break
             }
             for key in keys where !key.hasPrefix("@") && !objectKeys.contains(key) {
-                let suggestion = objectKeys.min { ManifestKey.editDistance(Array(key), Array($0)) < ManifestKey.editDistance(Array(key), Array($1)) }
-                let close = suggestion.map { ManifestKey.editDistance(Array(key), Array($0)) <= 3 } ?? false
+                let suggestion = objectKeys.min { editDistance(Array(key), Array($0)) < editDistance(Array(key), Array($1)) }
+                let close = suggestion.map { editDistance(Array(key), Array($0)) <= 3 } ?? false
                 report(.warning, range.start,
                        "\(key) is not a key of what the rule sees (extensionItems, attachments, registeredTypeIdentifiers)"
                        + (close ? "; did you mean \(suggestion!)?" : ""), close ? "rename it to \(suggestion!)" : nil)
@@ -101,8 +102,8 @@ extension ManifestLinter.Run {
     static func lintType(_ type: String, offset: Int, declared: Set<String>, _ report: (Diagnostic.Severity, Int, String, String?) -> Void) {
         guard UTType(type) == nil, !declared.contains(type.lowercased()) else { return }
         let lowered = Array(type.lowercased())
-        let best = commonTypes.min { ManifestKey.editDistance(lowered, Array($0)) < ManifestKey.editDistance(lowered, Array($1)) }
-        if let best, ManifestKey.editDistance(lowered, Array(best)) <= 2 {
+        let best = commonTypes.min { editDistance(lowered, Array($0)) < editDistance(lowered, Array($1)) }
+        if let best, editDistance(lowered, Array(best)) <= 2 {
             report(.warning, offset, "\(type) is not a known type identifier; did you mean \(best)?", "write \(best)")
         } else {
             report(.warning, offset, "\(type) is declared neither by the system nor by this Info.plist; the rule relies on the host app registering it", nil)

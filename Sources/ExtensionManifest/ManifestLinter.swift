@@ -1,6 +1,7 @@
 public import Foundation
 import PropertyLists
 import SharingShim
+import PackageSupport
 
 /// Checks an extension's Info.plist against Apple's App Extension Keys: what is missing, misplaced,
 /// misspelled, of the wrong type, meant for another extension point or platform, and activation rules that
@@ -180,8 +181,8 @@ public enum ManifestLinter {
 
         func closestPoint(_ identifier: String) -> String? {
             let lowered = Array(identifier.lowercased())
-            let best = ExtensionPoint.all.min { ManifestKey.editDistance(lowered, Array($0.identifier.lowercased())) < ManifestKey.editDistance(lowered, Array($1.identifier.lowercased())) }
-            guard let best, ManifestKey.editDistance(lowered, Array(best.identifier.lowercased())) <= 3 else { return nil }
+            let best = ExtensionPoint.all.min { editDistance(lowered, Array($0.identifier.lowercased())) < editDistance(lowered, Array($1.identifier.lowercased())) }
+            guard let best, editDistance(lowered, Array(best.identifier.lowercased())) <= 3 else { return nil }
             return best.identifier
         }
 

@@ -1,5 +1,6 @@
 public import Foundation
 public import OpenUserNotifications
+import PackageSupport
 
 /// A remote notification's payload, read as Apple's push service reads it, strictly: at most 4096 bytes of
 /// one JSON object with an `aps` dictionary whose keys have Apple's types ("Generating a remote
@@ -116,24 +117,9 @@ public struct PushPayload: Sendable {
     static func suggestion(_ wanted: String, among keys: Dictionary<String, Any>.Keys) -> String {
         func normalized(_ key: String) -> String { key.lowercased().replacing("_", with: "-").replacing(" ", with: "-") }
         let near = keys.filter { $0 != wanted }.sorted().first { key in
-            normalized(key) == wanted || editDistance(Array(normalized(key).utf8), Array(wanted.utf8), atMost: 2) <= 2
+            normalized(key) == wanted || editDistance(Array(normalized(key)), Array(wanted)) <= 2
         }
         return near.map { " (aps has \($0): did you mean \(wanted)?)" } ?? ""
-    }
-
-    /// Levenshtein distance between `a` and `b`, or more than `limit` as soon as it must be.
-    static func editDistance(_ a: [UInt8], _ b: [UInt8], atMost limit: Int) -> Int {
-        guard abs(a.count - b.count) <= limit else { return limit + 1 }
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
-            for (j, y) in b.enumerated() {
-                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
-            }
-            if (current.min() ?? 0) > limit { return limit + 1 }
-            previous = current
-        }
-        return previous[b.count]
     }
 
     /// How deep a value nests: 1 for a scalar, one more for each array or dictionary around it.
