@@ -145,8 +145,10 @@ public enum ExtensionProcess {
         switch declaredPrincipal() {
         case .principal(let declared) where Self.names(declared, named):
             break
-        case .storyboard(let storyboard):
-            say("the Info.plist names the storyboard \(storyboard), which is not loaded here: running \(named), the principal the program gives")
+        case .storyboard:
+            // The program's principal runs; `sharing bundle` said so when it made the bundle. The log stays the
+            // extension's own words, its last ones not pushed aside by a note at every start.
+            break
         case let declared:
             fail("the Info.plist beside \(CommandLine.arguments.first ?? "the executable") names NSExtensionPrincipalClass "
                  + "\(declared.principal.map { "\"\($0)\"" } ?? "nowhere"), but the program runs \(named)")
@@ -178,12 +180,12 @@ public enum ExtensionProcess {
         let plist = Bundle.main.bundleURL.appendingPathComponent("Info.plist")
         let manifest = try? ExtensionManifest.read(contentsOf: plist)
         if let principal = manifest?.principalClass { return .principal(principal) }
-        if let storyboard = manifest?.mainStoryboard { return .storyboard(storyboard) }
+        if manifest?.mainStoryboard != nil { return .storyboard }
         return .none
     }
 
     private enum DeclaredPrincipal {
-        case principal(String), storyboard(String), none
+        case principal(String), storyboard, none
 
         var principal: String? {
             if case .principal(let name) = self { name } else { nil }
