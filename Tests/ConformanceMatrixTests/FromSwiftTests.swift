@@ -87,8 +87,13 @@ struct FromSwiftTests {
                             work: directory.appending(component: "work"))
         let expectations = Expectations([Expectations.Entry(cell: "Uppercase notes *load-fails*", statuses: [.run(.completed)])])
         var said: [String] = []
+        let ended = Ended()
         let report = try await matrix.run(MatrixRunOptions(program: Self.products.appending(component: "sharing"), jobs: 2, seed: 7, shard: (1, 2),
-                                                           expectations: expectations, version: "test"), said: { said.append($0) })
+                                                           expectations: expectations, version: "test"), said: { said.append($0) },
+                                          finished: { ended.add($0) })
+        // Told of each run as it ended, each with its own count, out of the shard's three.
+        #expect(ended.all.map(\.finished).sorted() == [1, 2, 3] && ended.all.allSatisfy { $0.total == 3 })
+        #expect(Set(ended.all.map { $0.result.cell.host?.name ?? "" }) == ["notes", "photos", "safari"])
         // Six cells planned, the first shard every second one of them: notes none, photos none, safari none.
         #expect(report.cells.map { "\($0.cell.host?.name ?? "") \($0.status.rawValue)" } == ["notes completed", "photos not-activated", "safari not-activated"])
         #expect(report.runInfo.shard == "1/2" && report.runInfo.seed == 7 && report.runInfo.jobs == 2)
@@ -98,6 +103,15 @@ struct FromSwiftTests {
         let cancelled = try #require(second.cells.first { $0.cell.host?.name == "notes" })
         #expect(cancelled.status == .run(.cancelled) && cancelled.isUnexpected, "the expectation said completed")
         #expect(report.exitStatus == 0 && second.exitStatus == 1)
+    }
+
+    /// The runs a matrix said had ended.
+    // @unchecked: its one array is only touched under its lock.
+    final class Ended: @unchecked Sendable {
+        private let lock = NSLock()
+        private var progress: [MatrixProgress] = []
+        func add(_ one: MatrixProgress) { lock.withLock { progress.append(one) } }
+        var all: [MatrixProgress] { lock.withLock { progress } }
     }
 
     /// JUnit with what differs between two runs of the same cells blanked: times and footprints.
