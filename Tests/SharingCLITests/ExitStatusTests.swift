@@ -16,7 +16,7 @@ struct ExitStatusTests {
         (["share", "--host", "netscape"], "Unknown host 'netscape'"),
         (["share", "--share", "DIR/missing.json"], "DIR/missing.json"),
         (["share", "--host", "safari"], "--host safari: shares a page URL and was given none: give one with --url"),
-        (["run", "DIR/broken.appex", "--host", "safari-image", "--file", "DIR/x.jpg"],
+        (["share", "--host", "safari-image", "--file", "DIR/x.jpg"],
          "--host safari-image: shares the page's URL and was given none: give one with --url"),
         (["lint"], "Missing expected argument '<file> ...'"),
         (["lint", "DIR/missing.plist"], "DIR/missing.plist: no such file or directory"),
