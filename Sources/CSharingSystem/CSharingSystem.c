@@ -353,6 +353,14 @@ int csharing_watch_is_directory(unsigned int mask) {
 #endif
 }
 
+int csharing_open_name(const char *path) {
+#if defined(O_PATH)
+    return open(path, O_PATH | O_CLOEXEC);
+#else
+    return open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+#endif
+}
+
 int csharing_descriptor_access(int descriptor) {
     int flags = fcntl(descriptor, F_GETFL);
     if (flags < 0) return -1;

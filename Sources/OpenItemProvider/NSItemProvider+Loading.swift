@@ -221,7 +221,7 @@ extension NSItemProvider {
         }
         // The kernel's views of processes and devices are no one's files to share (/proc/self/environ names the
         // reader's own environment).
-        if let filesystem = (try? OpenFile.reading(url, regularOnly: false))?.pseudoFileSystem {
+        if let filesystem = (try? OpenFile.naming(url))?.pseudoFileSystem {
             return operation.fail(Self.error(.itemUnavailableError, "The item provider's file \(path) is on \(filesystem), which is not shared."))
         }
         let isDirectory = status.kind == .directory

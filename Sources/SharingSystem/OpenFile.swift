@@ -46,6 +46,14 @@ package final class OpenFile: Sendable {
         return file
     }
 
+    /// Opens `url` as a name only (`O_PATH`): its status and file system can be read, its bytes cannot, and
+    /// opening it has no effect on it. A FIFO opened for reading, even for a moment, is a reader: a writer
+    /// waiting for one would start writing, and get SIGPIPE when that reader closed.
+    package static func naming(_ url: URL) throws(SystemError) -> OpenFile {
+        let path = url.path
+        return OpenFile(descriptor: try Syscall.retrying(.open, path) { csharing_open_name(path) }, path: path)
+    }
+
     /// The path the file is open at now, as the system names it, when it still names this very file (its device
     /// and inode): how a file a trusted peer passed is handed over by its path.
     package var currentPath: URL? {

@@ -50,6 +50,23 @@ struct ProcessesAndPacketsTests {
         #expect(try host.receive(capacity: 8) == nil)
     }
 
+    @Test("a FIFO named to read its file system is not opened for reading: no writer finds a reader in it")
+    func namingAFIFO() throws {
+        let directory = try TemporaryDirectory(in: nil)
+        defer { directory.remove() }
+        let fifo = directory.url.appendingPathComponent("stream")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let named = try OpenFile.naming(fifo)
+        #expect(named.pseudoFileSystem == nil)
+        // A writer that does not wait finds no reader (ENXIO); read-opened, the FIFO would have one.
+        #expect(open(fifo.path, O_WRONLY | O_NONBLOCK | O_CLOEXEC) == -1 && errno == ENXIO)
+        let reading = try OpenFile.reading(fifo, regularOnly: false)
+        let writer = open(fifo.path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        #expect(writer >= 0)
+        if writer >= 0 { close(writer) }
+        withExtendedLifetime((named, reading)) {}
+    }
+
     @Test("the peer of a socket pair is this process")
     func peerCredentials() throws {
         let (host, _) = try PacketChannel.pair(name: "test")

@@ -158,6 +158,10 @@ int csharing_watch_add(int watch, const char *directory);
 /// Whether an event's mask says a directory was created or moved in (to be watched too).
 int csharing_watch_is_directory(unsigned int mask);
 
+/// Opens `path` only to name its file (O_PATH, close-on-exec), which does not open a FIFO or device; where
+/// the system has no O_PATH, for reading, non-blocking.
+int csharing_open_name(const char *path);
+
 /// What a descriptor grants: 0 reading, 1 writing only, 2 nothing but naming its file (O_PATH); -1 with errno
 /// for a descriptor that is not open.
 int csharing_descriptor_access(int descriptor);
