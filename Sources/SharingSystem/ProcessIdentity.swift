@@ -14,6 +14,12 @@ package struct ProcessIdentity: Hashable, Sendable {
         self.startTime = startTime
     }
 
+    /// The process numbered `pid` now, if it is running.
+    package init?(running pid: Int32) {
+        guard let startTime = Self.startTime(of: pid) else { return nil }
+        self.init(pid: pid, startTime: startTime)
+    }
+
     /// Its start time, from /proc/PID/stat; `nil` when it is gone or a zombie (nothing left to end).
     static func startTime(of pid: Int32) -> UInt64? {
         guard let data = try? OpenFile.reading(URL(fileURLWithPath: "/proc/\(pid)/stat"), regularOnly: false).readAll(limit: 1 << 16) else { return nil }
@@ -30,10 +36,14 @@ package struct ProcessIdentity: Hashable, Sendable {
         Set(Processes.descendants(of: root).compactMap { pid in startTime(of: pid).map { ProcessIdentity(pid: pid, startTime: $0) } })
     }
 
-    /// Those of `watched` still running once `time` has passed, or sooner when none is: what outlived whatever
-    /// should have ended them. Each is held by a process descriptor, which becomes readable when it ends: the
-    /// wait is the kernel's, not a poll of /proc.
-    package static func survivors(of watched: Set<ProcessIdentity>, within time: Duration) -> [ProcessIdentity] {
+    /// Those of `watched` that outlived whatever should have ended them: still running, and not dying, once
+    /// every one of them that was dying has ended. A process the kernel is ending (SIGKILL pending, or its exit
+    /// begun) is waited for, as its end may bring others' (a PID namespace's init takes its namespace with it;
+    /// a parent-death signal is sent as the parent ends), however long a busy machine keeps it from a core: the
+    /// answer depends on what the processes are doing, never on how fast the machine lets them do it. Each is
+    /// held by a process descriptor, which becomes readable when it ends: the wait is the kernel's, not a poll of
+    /// /proc. `patience` bounds the wait for one that stays dying (stuck in the kernel): it is then a survivor.
+    package static func survivors(of watched: Set<ProcessIdentity>, patience: Duration = .seconds(60)) -> [ProcessIdentity] {
         var held: [(identity: ProcessIdentity, descriptor: CInt)] = []
         defer { for entry in held { Syscall.closeDescriptor(entry.descriptor) } }
         for identity in watched {
@@ -46,15 +56,34 @@ package struct ProcessIdentity: Hashable, Sendable {
             }
             held.append((identity, descriptor))
         }
-        let deadline = ContinuousClock.now + time
+        let deadline = ContinuousClock.now + patience
         var running = held
-        while !running.isEmpty, ContinuousClock.now < deadline {
-            let ended = Set((try? Poll.readable(running.map(\.descriptor), timeout: deadline - ContinuousClock.now, name: "the processes watched")) ?? [])
-            running.removeAll { ended.contains($0.descriptor) }
+        while ContinuousClock.now < deadline {
+            // A process that has ended but is not yet reaped is a zombie, ended all the same.
+            running.removeAll { !$0.identity.isAlive }
+            let dying = running.filter { $0.identity.isDying }
+            if dying.isEmpty { break }
+            let ended = (try? Poll.readable(dying.map(\.descriptor), timeout: deadline - ContinuousClock.now, name: "the processes watched")) ?? []
             if ended.isEmpty { break }
         }
-        // A process that has ended but is not yet reaped is a zombie, ended all the same.
-        return running.map(\.identity).filter(\.isAlive).sorted { $0.pid < $1.pid }
+        return running.map(\.identity).filter { $0.isAlive && !$0.isDying }.sorted { $0.pid < $1.pid }
+    }
+
+    /// The kernel is ending it: SIGKILL is pending for it (its own, or its thread group's), or its exit has begun.
+    var isDying: Bool {
+        guard let data = try? OpenFile.reading(URL(fileURLWithPath: "/proc/\(pid)/status"), regularOnly: false).readAll(limit: 1 << 16) else { return false }
+        let kill = UInt64(1) << UInt64(SIGKILL - 1)
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let field = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard field.count == 2 else { continue }
+            if field[0] == "SigPnd" || field[0] == "ShdPnd", let mask = UInt64(field[1], radix: 16), mask & kill != 0 { return true }
+        }
+        // PF_EXITING in the flags, field 9 of /proc/PID/stat.
+        guard let stat = try? OpenFile.reading(URL(fileURLWithPath: "/proc/\(pid)/stat"), regularOnly: false).readAll(limit: 1 << 16) else { return false }
+        let text = String(decoding: stat, as: UTF8.self)
+        guard let close = text.lastIndex(of: ")") else { return false }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        return fields.count > 6 && (UInt64(fields[6]) ?? 0) & 0x4 != 0
     }
 
     /// The same process is still running (not a zombie).

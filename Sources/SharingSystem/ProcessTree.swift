@@ -208,6 +208,14 @@ package final class ProcessTree: @unchecked Sendable {
         return line.flatMap { $0.split(whereSeparator: \.isWhitespace).last.flatMap { Int32($0) } }.flatMap { $0 > 0 ? $0 : nil }
     }
 
+    /// The program has ended (its process descriptor is readable), whether or not the init has reaped it and
+    /// said how yet: the init, on a busy machine, may wait a while for a core to do so. `false` where the kernel
+    /// has no process descriptors.
+    package var programHasEnded: Bool {
+        guard programDescriptor >= 0 else { return false }
+        return ((try? Poll.readable([programDescriptor], timeout: .zero, name: name)) ?? []).contains(programDescriptor)
+    }
+
     /// The kernel's Landlock ABI version; 0 where it has none.
     package static var landlockVersion: Int { Int(csharing_landlock_abi()) }
 

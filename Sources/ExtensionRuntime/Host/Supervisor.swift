@@ -239,10 +239,11 @@ final class Supervisor {
             }
             // A process that closed its connection before ending the request, and is still running a moment
             // of its own time later, broke the protocol. One that is dying (killed, say) may wait a while for
-            // a core on a busy machine before it can end: that wait is not its moment. And one whose end is
-            // there to be read has ended, however late this thread woke to read it.
+            // a core on a busy machine before it can end: that wait is not its moment. And one that has ended
+            // has ended, however late this thread woke to read its end, and however late the init (waiting for a
+            // core itself) reaps it and says how.
             if closed, outcome == nil, !ready.readable.contains(tree.endDescriptor), var since = sinceClosed,
-               clock.now >= since.start + Self.closedMoment {
+               clock.now >= since.start + Self.closedMoment, !tree.programHasEnded {
                 since.read(tree, at: clock.now)
                 sinceClosed = since
                 if since.spent(at: clock.now) >= Self.closedMoment {
