@@ -4,7 +4,7 @@ import Thumbnails
 
 /// The screen the extension's host shows it on: its scale (device pixels a point) and its size in points, as
 /// the runtime passes them for the device it plays (`OPENSHARING_SCREEN_SCALE`, `OPENSHARING_SCREEN_POINTS`
-/// as `WIDTHxHEIGHT`); a scale of 2 and 390 × 844 points otherwise.
+/// as `WIDTHxHEIGHT`); otherwise the iPhone 13's, a real pair: a scale of 3 and 390 × 844 points.
 ///
 /// Stands in for UIKit's `UIScreen`, main-actor isolated as Apple's is.
 @MainActor
@@ -27,6 +27,6 @@ open class UIScreen: NSObject {
     /// The scale the runtime passes, from any thread (renderers' formats take it by default).
     nonisolated static var environmentScale: CGFloat {
         let given = ProcessInfo.processInfo.environment["OPENSHARING_SCREEN_SCALE"].flatMap(Double.init)
-        return CGFloat(given.map { max(1, min(4, $0)) } ?? 2)
+        return CGFloat(given.map { max(1, min(4, $0)) } ?? 3)
     }
 }

@@ -39,7 +39,7 @@ struct NotifyCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds each notification has before serviceExtensionTimeWillExpire() (default 30).", valueName: "seconds"))
     var timeout: Double?
 
-    @Option(help: ArgumentHelp("The device to play (sharing run --list-devices).", valueName: "name"))
+    @Option(help: ArgumentHelp("The device to play (default iphone-13; none for the point's own limits; sharing run --list-devices).", valueName: "name|none"))
     var device: String?
 
     @Option(name: .customLong("app-group"), help: ArgumentHelp("The directory of app group containers the extension is given (made if missing).", valueName: "directory"))
@@ -90,6 +90,7 @@ struct NotifyCommand: AsyncParsableCommand {
         if json {
             try Output.json(report)
         } else {
+            Output.line("device: \(report.cell.device.map(\.played) ?? "none (the point's own limits)")")
             for (number, notification) in report.notifications.enumerated() { notification.print(number: number + 1, limit: report.memoryLimit) }
             Output.line("attachments in: \(report.dataStore)")
         }

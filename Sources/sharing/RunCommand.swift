@@ -45,7 +45,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A delegated, writable cgroup v2 directory: the extension runs in a child cgroup of it whose memory.max is the limit.", valueName: "directory"))
     var cgroup: String?
 
-    @Option(help: ArgumentHelp("The device to play: its screen's scale and size, and its memory limit for the extension point (--list-devices).", valueName: "name"))
+    @Option(help: ArgumentHelp("The device to play: its screen's scale and size, and its memory limit for the extension point (default iphone-13; none for the point's own limits; --list-devices).", valueName: "name|none"))
     var device: String?
 
     @Option(help: ArgumentHelp("What the person using the extension does: post (tap Post once the content is valid, and an alert's preferred action), cancel, or none.", valueName: "post|cancel|none"))
@@ -136,7 +136,8 @@ enum HostKill {
 /// `--device`: a device of the table, by name.
 enum DeviceOption {
     static func device(_ name: String?) throws(ValidationError) -> DeviceClass? {
-        guard let name else { return nil }
+        guard let name else { return .default }
+        if name == "none" { return nil }
         guard let device = DeviceClass.named(name) else {
             throw ValidationError("--device \(name) is not a device known here; --list-devices prints them (\(DeviceClass.all.map(\.name).joined(separator: ", "))).")
         }
@@ -154,6 +155,7 @@ enum DeviceOption {
             for source in device.sources { Output.line("  source: \(source)") }
         }
         Output.line("Other extension points, and points a device has no figure for, take the point's limit; an explicit --memory-limit wins over both.")
+        Output.line("Played when none is named: \(DeviceClass.default.name); sharing test's standard set: \(DeviceClass.standard.map(\.name).joined(separator: ", ")).")
     }
 }
 
@@ -198,7 +200,7 @@ extension RunReport {
         }
         // Nothing ran: no memory to tell of, no sandbox.
         guard status != .notActivated else { return }
-        Output.line("peak memory: \(ByteCount(bytes: peakFootprint))\(cell.device.map { " (limit \(ByteCount(bytes: memoryLimit)) on \($0.name))" } ?? "")")
+        Output.line("peak memory: \(ByteCount(bytes: peakFootprint)) (limit \(ByteCount(bytes: memoryLimit)) on \(cell.device.map(\.played) ?? "no device: the point's own"))")
         Output.line("sandbox: \(sandbox)")
     }
 }

@@ -38,8 +38,8 @@ struct TestCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Faults: standard (none, load-fails(nth=1), slow-host(delay=2s)), all, or specs separated by commas. Repeatable.", valueName: "standard|all|spec,…"))
     var faults: [String] = []
 
-    @Option(help: ArgumentHelp("Devices to play: none (the extension point's limits), all, or names separated by commas (sharing run --list-devices).", valueName: "none|all|name,…"))
-    var devices = "none"
+    @Option(help: ArgumentHelp("Devices to play: standard (iphone-se-2 and iphone-13: the smallest share limit and the smallest at 3×), all, or names separated by commas, none among them for the extension point's own limits (sharing run --list-devices).", valueName: "standard|all|name,…"))
+    var devices = "standard"
 
     @Option(help: ArgumentHelp("What the person does: post, cancel, none, separated by commas.", valueName: "post,cancel,none"))
     var users = "post"
@@ -142,9 +142,9 @@ struct TestCommand: AsyncParsableCommand {
         }
         let hostList = hosts == "all" ? HostProfile.all : try names(hosts, "--hosts", "host profile", HostProfile.named, all: HostProfile.all.map(\.name))
         let deviceList: [DeviceClass?] = switch devices {
-        case "none": [nil]
+        case "standard": DeviceClass.standard
         case "all": DeviceClass.all
-        default: try names(devices, "--devices", "device", DeviceClass.named, all: DeviceClass.all.map(\.name))
+        default: try names(devices, "--devices", "device", { $0 == "none" ? .some(nil) : DeviceClass.named($0) }, all: DeviceClass.all.map(\.name) + ["none"])
         }
         let userList = try names(users, "--users", "user", ExtensionUser.init(rawValue:), all: ExtensionUser.allCases.map(\.rawValue))
         var faultList: [Fault] = []

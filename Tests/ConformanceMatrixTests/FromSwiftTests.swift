@@ -67,7 +67,7 @@ struct FromSwiftTests {
         let junit = directory.appending(component: "matrix.xml")
         let process = Process()
         process.executableURL = Self.products.appending(component: "sharing")
-        process.arguments = ["test", bundle.path, "--hosts", "notes,photos,safari", "--faults", "none", "--work", directory.appending(component: "cli").path,
+        process.arguments = ["test", bundle.path, "--devices", "iphone-13", "--hosts", "notes,photos,safari", "--faults", "none", "--work", directory.appending(component: "cli").path,
                              "--junit", junit.path, "--seed", "1"]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
@@ -83,7 +83,7 @@ struct FromSwiftTests {
         let directory = FileManager.default.temporaryDirectory.appending(component: "from-swift-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let bundle = try Self.uppercase(in: directory)
-        let matrix = Matrix(bundles: [bundle.path], hosts: ["notes", "photos", "safari"].compactMap(HostProfile.named), faults: [.none, .loadFails(nth: 1)],
+        let matrix = Matrix(bundles: [bundle.path], hosts: ["notes", "photos", "safari"].compactMap(HostProfile.named), devices: [.default], faults: [.none, .loadFails(nth: 1)],
                             work: directory.appending(component: "work"))
         let expectations = Expectations([Expectations.Entry(cell: "Uppercase notes *load-fails*", statuses: [.run(.completed)])])
         var said: [String] = []

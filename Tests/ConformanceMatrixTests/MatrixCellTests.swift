@@ -44,7 +44,9 @@ struct MatrixCellTests {
             "notify", "/b/Service.appex", "--payload", "/w/payloads/mutable-image.json", "--data-store", "/w/cells/3/store", "--allow-filtering",
             "--device", "iphone-se-2", "--fault", "time-limit(s=2)", "--timeout", "5", "--app-group", "/w/cells/3/groups",
         ])
-        #expect(Self.cells[0].identifier == "Saver photos device=none user=post fault=load-fails(nth=1)")
+        #expect(Self.cells[0].identifier == "Saver photos device=iphone-13 user=post fault=load-fails(nth=1)")
+        #expect(Self.cells[0].arguments.suffix(8) == ["--device", "iphone-13", "--fault", "load-fails(nth=1)", "--timeout", "5", "--app-group", "/w/cells/0/groups"])
+        #expect(MatrixCell(bundle: "/b/X.appex", host: .named("notes"), device: nil).arguments.suffix(2) == ["--device", "none"])
         #expect(Self.cells[2].identifier == "Service payload mutable-image device=iphone-se-2 user=none fault=time-limit(s=2)")
         #expect(MatrixCell(bundle: "/b/X.appex", host: .named("notes"), faults: [.none]).faults.isEmpty)
     }

@@ -25,7 +25,7 @@ struct MatrixReportTests {
     func report(_ cells: [CellResult]) -> MatrixReport {
         MatrixReport(runInfo: MatrixReport.RunInfo(sharingVersion: "0", started: "", host: "", cpu: "", cores: 2, jobs: 2, timeout: 5, work: "/w",
                                                    content: nil, givenPayloads: nil, hosts: [Self.photos, Self.notes], payloads: [], faults: [.none],
-                                                   devices: [nil], users: [.post],
+                                                   devices: [.default], users: [.post],
                                                    bundles: [.init(path: "/b/Saver.appex", name: "Saver", bundleIdentifier: "b", extensionPoint: "com.apple.share-services",
                                                                    bundleHash: "blake3:00", activationRuleHash: nil)],
                                                    seed: 1, repeats: 2, shard: nil, expectations: nil),
@@ -85,7 +85,7 @@ struct MatrixReportTests {
     func expectations() {
         let crashed = result(.run(.crashed))
         let expectations = Expectations([
-            Expectations.Entry(cell: "Saver photos device=none user=post fault=none", statuses: [.run(.crashed)], bug: "https://example.com/1"),
+            Expectations.Entry(cell: "Saver photos device=iphone-13 user=post fault=none", statuses: [.run(.crashed)], bug: "https://example.com/1"),
             Expectations.Entry(cell: "Saver *", statuses: [.run(.completed)]),
         ])
         #expect(expectations.entry(for: crashed.cell)?.bug == "https://example.com/1")
@@ -101,7 +101,7 @@ struct MatrixReportTests {
         odd.reason = "log said <\u{1}> & \"quoted\""
         let xml = report([odd, result(.run(.notActivated), host: Self.notes)]).junit()
         #expect(xml.contains(#"<testsuite name="Saver.photos" tests="1" failures="1" skipped="0""#))
-        #expect(xml.contains(#"<failure type="crashed" message="log said &lt;\#u{FFFD}&gt; &amp; &quot;quoted&quot;">sharing run /b/Saver.appex --host photos --file /w/share/photo.jpg --timeout 5 --app-group /w/cells/0/groups"#))
+        #expect(xml.contains(#"<failure type="crashed" message="log said &lt;\#u{FFFD}&gt; &amp; &quot;quoted&quot;">sharing run /b/Saver.appex --host photos --file /w/share/photo.jpg --device iphone-13 --timeout 5 --app-group /w/cells/0/groups"#))
         #expect(xml.contains(#"<skipped message="not activated"/>"#))
         #expect(try XMLDocument(xmlString: xml).rootElement()?.name == "testsuites")
     }

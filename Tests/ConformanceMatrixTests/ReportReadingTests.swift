@@ -16,7 +16,7 @@ struct ReportReadingTests {
         var result = CellResult(cell: cell, status: .run(.crashed), reason: "crashed", seconds: 1, attachments: 1)
         result.reproduce = "sharing run /bin/sh -c 'rm -rf ~'"
         let info = MatrixReport.RunInfo(sharingVersion: "0", started: "", host: "", cpu: "", cores: 2, jobs: 2, timeout: 5, work: "/w", content: nil,
-                                        givenPayloads: nil, hosts: [.named("photos")!], payloads: [], faults: [.none], devices: [nil], users: [.post],
+                                        givenPayloads: nil, hosts: [.named("photos")!], payloads: [], faults: [.none], devices: [.default], users: [.post],
                                         bundles: [.init(path: "/b/Saver.appex", name: "Saver", bundleIdentifier: "b", extensionPoint: "com.apple.share-services",
                                                         bundleHash: "blake3:00", activationRuleHash: nil)],
                                         seed: 1, repeats: 1, shard: nil, expectations: nil)
@@ -32,7 +32,7 @@ struct ReportReadingTests {
         let file = try written { _ in }
         defer { try? FileManager.default.removeItem(at: file) }
         let report = try MatrixReport.read(from: file)
-        #expect(report.cells[0].reproduce == "sharing run /b/Saver.appex --host photos --file /w/share/photo.jpg --timeout 5 --app-group /w/cells/0/groups")
+        #expect(report.cells[0].reproduce == "sharing run /b/Saver.appex --host photos --file /w/share/photo.jpg --device iphone-13 --timeout 5 --app-group /w/cells/0/groups")
     }
 
     /// Ways a report is edited: each what it changes, the field the refusal names, and the refusal's code.

@@ -121,10 +121,10 @@ struct UIImageTests {
     }
 
     @MainActor
-    @Test("the main screen's scale is what the runtime passes, 2 when it passes none")
+    @Test("the main screen's scale is what the runtime passes, 3 (the iPhone 13's) when it passes none")
     func screen() {
         let given = ProcessInfo.processInfo.environment["OPENSHARING_SCREEN_SCALE"].flatMap(Double.init)
-        #expect(UIScreen.main.scale == CGFloat(given ?? 2))
+        #expect(UIScreen.main.scale == CGFloat(given ?? 3))
         #expect(UIScreen.main.bounds.width > 0)
     }
 }

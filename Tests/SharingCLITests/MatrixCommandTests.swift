@@ -61,6 +61,27 @@ struct MatrixCommandTests {
         }
     }
 
+    @Test("with no --devices the standard set is played: each cell on iphone-se-2 and on iphone-13, named in the grid, the JSON and the commands; none among the names opts out")
+    func standardDevices() async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("Uppercase", in: directory)
+            let json = directory.appending(path: "report.json")
+            var result = try await Sharing.run(["test", bundle.path, "--hosts", "notes", "--faults", "none", "--work", directory.appending(path: "work").path,
+                                                "--json", json.path])
+            #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+            #expect(result.standardOutput.contains("iphone-se-2 none") && result.standardOutput.contains("iphone-13 none"), "\(result.standardOutput)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+            #expect((report["runInfo"] as? [String: Any])?["devices"] as? [String] == ["iphone-se-2", "iphone-13"])
+            let played = try cells(json).compactMap { ($0["cell"] as? [String: Any])?["device"] as? String }
+            #expect(played.sorted() == ["iphone-13", "iphone-se-2"])
+            result = try await Sharing.run(["test", bundle.path, "--hosts", "notes", "--faults", "none", "--devices", "none,iphone-13", "--work",
+                                            directory.appending(path: "work").path, "--json", json.path])
+            #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+            let commands = try cells(json).compactMap { $0["reproduce"] as? String }
+            #expect(commands.contains { $0.contains(" --device none") } && commands.contains { $0.contains(" --device iphone-13") }, "\(commands)")
+        }
+    }
+
     @Test("a fault that does not read is bad input: exit status 2, the spec and its problem named")
     func badFault() async throws {
         try await withTemporaryDirectory { directory in
@@ -100,7 +121,7 @@ struct MatrixCommandTests {
         try await withTemporaryDirectory { directory in
             let bundles = try ["Uppercase", "MemoryHog", "CrashesMidLoad"].map { try ExampleBundle.make($0, in: directory).path }
             let json = directory.appending(path: "report.json"), junit = directory.appending(path: "report.xml"), markdown = directory.appending(path: "report.md")
-            let result = try await Sharing.run(["test"] + bundles + ["--hosts", "notes,photos", "--faults", "none", "--timeout", "30",
+            let result = try await Sharing.run(["test"] + bundles + ["--devices", "iphone-13", "--hosts", "notes,photos", "--faults", "none", "--timeout", "30",
                                                 "--work", directory.appending(path: "work").path,
                                                 "--json", json.path, "--junit", junit.path, "--markdown", markdown.path])
             #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
@@ -167,7 +188,7 @@ struct MatrixCommandTests {
             let bundle = directory.appending(path: "\(name).appex")
             return FileManager.default.fileExists(atPath: bundle.path) ? bundle.path : try ExampleBundle.make(name, in: directory).path
         }
-        return try await Sharing.run(["test"] + bundles + ["--hosts", "notes,photos", "--faults", "none", "--timeout", "30",
+        return try await Sharing.run(["test"] + bundles + ["--devices", "iphone-13", "--hosts", "notes,photos", "--faults", "none", "--timeout", "30",
                                                            "--work", directory.appending(path: "work").path] + extra)
     }
 
@@ -186,7 +207,7 @@ struct MatrixCommandTests {
             let written = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: expect)) as? [String: Any])
             #expect(written["schema"] as? String == "opensharing-expectations/1")
             let entries = try #require(written["expectations"] as? [[String: Any]])
-            #expect(entries.map { $0["cell"] as? String } == ["MemoryHog notes device=none user=post fault=none", "MemoryHog photos device=none user=post fault=none"])
+            #expect(entries.map { $0["cell"] as? String } == ["MemoryHog notes device=iphone-13 user=post fault=none", "MemoryHog photos device=iphone-13 user=post fault=none"])
             #expect(entries.allSatisfy { $0["statuses"] as? [String] == ["interrupted-memory"] }, "\(entries)\n\(update.standardOutput)")
             let again = try await smallMatrix(directory, ["--expect", expect.path])
             #expect(again.status == 0, "\(again.standardOutput)")
@@ -233,7 +254,7 @@ struct MatrixCommandTests {
             // could not start ("No such file or directory") or lost what they wrote.
             let bundle = try ExampleBundle.make("ImageSaver", in: directory)
             let json = directory.appending(path: "report.json")
-            let result = try await Sharing.run(["test", bundle.path, "--hosts", "photos", "--faults", "none", "--repeat", "4", "--jobs", "4",
+            let result = try await Sharing.run(["test", bundle.path, "--devices", "iphone-13", "--hosts", "photos", "--faults", "none", "--repeat", "4", "--jobs", "4",
                                                 "--timeout", "30", "--work", directory.appending(path: "work").path, "--json", json.path])
             #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
             let cells = try cells(json)
@@ -293,7 +314,7 @@ struct MatrixCommandTests {
             let result = try await smallMatrix(directory, ["--expect", expect.path])
             #expect(result.status == 3, "\(result.standardOutput)\(result.standardError)")
             #expect(result.standardOutput.contains("MemoryHog notes   M?"), "\(result.standardOutput)")
-            #expect(result.standardOutput.contains("MemoryHog notes device=none user=post fault=none: flaky: interrupted-memory\n"))
+            #expect(result.standardOutput.contains("MemoryHog notes device=iphone-13 user=post fault=none: flaky: interrupted-memory\n"))
         }
     }
 
@@ -327,12 +348,12 @@ struct MatrixCommandTests {
             let merged = try await Sharing.run(["test", "--merge"] + shards.map(\.path) + ["--junit", junit.path])
             #expect(merged.status == 1)
             #expect(merged.standardOutput.hasPrefix("""
-                                  none
+                                  iphone-13 none
                 Uppercase notes   ✓
                 Uppercase photos  ·
                 MemoryHog notes   M!
                 MemoryHog photos  M!
-                """.split(separator: "\n").map { $0.padding(toLength: 22, withPad: " ", startingAt: 0) }.joined(separator: "\n")), "\(merged.standardOutput)")
+                """.split(separator: "\n").map { $0.padding(toLength: 32, withPad: " ", startingAt: 0) }.joined(separator: "\n")), "\(merged.standardOutput)")
             #expect(try String(contentsOf: junit, encoding: .utf8).contains(#"<testsuites name="sharing test" tests="4" failures="2" skipped="1">"#))
             let notReport = try await Sharing.run(["test", "--merge", junit.path])
             #expect(notReport.status == 2)
@@ -365,7 +386,7 @@ struct MatrixCommandTests {
         try await withTemporaryDirectory { directory in
             let json = directory.appending(path: "report.json")
             let bundle = try ExampleBundle.make("NeverCompletes", in: directory)
-            let result = try await Sharing.run(["test", bundle.path, "--hosts", "notes", "--faults", "host-killed(after=1s)", "--timeout", "30",
+            let result = try await Sharing.run(["test", bundle.path, "--devices", "iphone-13", "--hosts", "notes", "--faults", "host-killed(after=1s)", "--timeout", "30",
                                                 "--work", directory.appending(path: "work").path, "--json", json.path])
             #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
             let cell = try #require(try cells(json).first)
@@ -418,7 +439,7 @@ struct MatrixCommandTests {
             #expect(grid.count == all.count)
             for cell in all {
                 let key = try #require(cell["cell"] as? [String: Any])
-                let name = "\(((key["bundle"] as? String ?? "") as NSString).lastPathComponent.replacingOccurrences(of: ".appex", with: "")) \(key["host"] as? String ?? "") device=none user=post fault=none"
+                let name = "\(((key["bundle"] as? String ?? "") as NSString).lastPathComponent.replacingOccurrences(of: ".appex", with: "")) \(key["host"] as? String ?? "") device=iphone-13 user=post fault=none"
                 #expect(grid[name] == cell["status"] as? String, "\(name)")
             }
             #expect(lines.last == ["open", "cell-\(hog)"])
@@ -430,7 +451,7 @@ struct MatrixCommandTests {
         try await withTemporaryDirectory { directory in
             let bundles = try ["BundledAttachment", "SilentService"].map { try ExampleBundle.make($0, in: directory).path }
             let json = directory.appending(path: "report.json"), work = directory.appending(path: "work")
-            let result = try await Sharing.run(["test"] + bundles + ["--faults", "none,load-fails", "--timeout", "8", "--work", work.path, "--json", json.path])
+            let result = try await Sharing.run(["test"] + bundles + ["--devices", "iphone-13", "--faults", "none,load-fails", "--timeout", "8", "--work", work.path, "--json", json.path])
             #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
             let all = try cells(json)
             #expect(all.count == 8, "load-fails means nothing to a notification service: one fault, four payloads, two bundles")
@@ -468,7 +489,7 @@ struct MatrixCommandTests {
             let slow = try ExampleBundle.make("NeverCompletes", in: directory).path
             let output = Pipe()
             // NeverCompletes holds the matrix for its 5 s and the grace; Uppercase ends long before.
-            let child = try ChildProcess(["test", quick, slow, "--hosts", "notes", "--faults", "none", "--timeout", "5", "--jobs", "2",
+            let child = try ChildProcess(["test", quick, slow, "--devices", "iphone-13", "--hosts", "notes", "--faults", "none", "--timeout", "5", "--jobs", "2",
                                           "--work", directory.appending(path: "work").path], standardOutput: output)
             let (line, runningThen) = try await onOwnThread { () -> (String, Bool) in
                 var text = ""
@@ -479,10 +500,10 @@ struct MatrixCommandTests {
                     if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("[") }) { return (String(line), child.isRunning) }
                 }
             }
-            #expect(line.hasPrefix("[1/2] Uppercase notes device=none user=post fault=none: completed ("), "\(line)")
+            #expect(line.hasPrefix("[1/2] Uppercase notes device=iphone-13 user=post fault=none: completed ("), "\(line)")
             #expect(runningThen, "the first run's line came only when the matrix had ended")
             let rest = try await onOwnThread { String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
-            #expect(rest.contains("[2/2] NeverCompletes notes device=none user=post fault=none: interrupted-timeout ("), "\(rest)")
+            #expect(rest.contains("[2/2] NeverCompletes notes device=iphone-13 user=post fault=none: interrupted-timeout ("), "\(rest)")
             // Its command as it runs here: this build's program, by the path it was started by.
             #expect(rest.contains("\n  \(Sharing.executable.path) run \(slow) --host notes "), "\(rest)")
             #expect(await child.exitStatus == 1)
@@ -521,7 +542,7 @@ struct BusyMachineMatrixTests {
             let bundles = try ["UploadShare", "ImportAction", "Uppercase", "ImageSaver"].map { try ExampleBundle.make($0, in: directory).path }
             func matrix(_ name: String, _ extra: [String]) async throws -> [String: [String]] {
                 let json = directory.appending(path: "\(name).json")
-                let result = try await Sharing.run(["test"] + bundles + ["--hosts", "photos,messages,notes", "--users", "post,cancel",
+                let result = try await Sharing.run(["test"] + bundles + ["--devices", "iphone-13", "--hosts", "photos,messages,notes", "--users", "post,cancel",
                                                                          "--faults", "none", "--timeout", "5", "--seed", "3", "--json", json.path,
                                                                          "--work", directory.appending(path: name).path] + extra)
                 #expect(result.status == 0 || result.status == 1, "\(result.standardOutput)\(result.standardError)")

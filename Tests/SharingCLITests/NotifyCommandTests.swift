@@ -56,17 +56,19 @@ struct NotifyCommandTests {
         }
     }
 
-    @Test("BannerRenderer on the device classes: fine at scale 2, killed at 24 MB at scale 3 (exit 1)", arguments: [("iphone-se-2", 0), ("iphone-13", 1)])
-    func devices(device: String, exit: Int32) async throws {
+    @Test("BannerRenderer on the device classes: fine at scale 2, killed at 24 MB at scale 3 (exit 1), and at 3× with no --device: the default is a 3× phone",
+          arguments: [(["--device", "iphone-se-2"], 0), (["--device", "iphone-13"], 1), ([], 1)] as [([String], Int32)])
+    func devices(device: [String], exit: Int32) async throws {
         try await withTemporaryDirectory { directory in
             let bundle = try ExampleBundle.make("BannerRenderer", in: directory)
             let result = try await Sharing.run(["notify", bundle.path, "--payload", try write(Self.push, named: "push.json", in: directory),
-                                                "--device", device, "--data-store", directory.appending(path: "store").path])
+                                                "--data-store", directory.appending(path: "store").path] + device)
             #expect(result.status == exit, "\(result.standardOutput)\(result.standardError)")
             if exit == 0 {
                 #expect(result.standardOutput.contains("attachment banner: public.jpeg"), "\(result.standardOutput)")
             } else {
                 #expect(result.standardOutput.contains("the original, interrupted-memory: over its memory limit of 24.0 MB"), "\(result.standardOutput)")
+                #expect(result.standardOutput.hasPrefix("device: iphone-13 (iPhone 13, 3×, 390 × 844 points)\n"), "\(result.standardOutput)")
             }
         }
     }

@@ -87,15 +87,14 @@ struct PrincipalsTests {
         }
     }
 
-    @Test("a device's screen scale reaches the extension: the naive resize renders at it (800 × 1200 points)", arguments: [
-        ("iphone-se-2", "1600x2400"), ("iphone-13", "2400x3600"),
-    ])
-    func deviceScale(device: String, pixels: String) async throws {
+    @Test("a device's screen scale reaches the extension: the naive resize renders at it (800 × 1200 points); with no --device at 3×, and with --device none too", arguments: [
+        (["--device", "iphone-se-2"], "1600x2400"), (["--device", "iphone-13"], "2400x3600"), ([], "2400x3600"), (["--device", "none"], "2400x3600"),
+    ] as [([String], String)])
+    func deviceScale(device: [String], pixels: String) async throws {
         try await withTemporaryDirectory { directory in
             let bundle = try ExampleBundle.make("NaiveResizer", in: directory)
             let groups = directory.appending(path: "groups")
-            let result = try await Sharing.run(["run", bundle.path, "--host", "photos", "--file", Self.photo, "--device", device,
-                                                "--app-group", groups.path])
+            let result = try await Sharing.run(["run", bundle.path, "--host", "photos", "--file", Self.photo, "--app-group", groups.path] + device)
             #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
             let output = Pipe()
             let process = Process()
@@ -106,6 +105,32 @@ struct PrincipalsTests {
             try process.run()
             process.waitUntilExit()
             #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "\(pixels)\n")
+        }
+    }
+
+    @Test("with no --device a phone is played: a 10 MP photo resized through UIImage is ended for memory on the default 3× phone (iPhone 13, 120 MB) and completes on iphone-se-2",
+          arguments: [([], 1), (["--device", "iphone-se-2"], 0)] as [([String], Int32)])
+    func defaultDevice(device: [String], exit: Int32) async throws {
+        try await withTemporaryDirectory { directory in
+            let photo = directory.appending(path: "photo-10mp.jpg")
+            let make = Process()
+            make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            make.arguments = ["python3", "-c", """
+                import sys
+                from PIL import Image
+                size = (3600, 2700)
+                ramp = Image.linear_gradient("L").resize(size)
+                Image.merge("RGB", (ramp, ramp.rotate(90).resize(size), Image.new("L", size, 128))).save(sys.argv[1], quality=85)
+                """, photo.path]
+            try make.run()
+            make.waitUntilExit()
+            let bundle = try ExampleBundle.make("NaiveResizer", in: directory)
+            let result = try await Sharing.run(["run", bundle.path, "--host", "photos", "--file", photo.path, "--app-group", directory.appending(path: "groups").path,
+                                                "--json"] + device)
+            #expect(result.status == exit, "\(result.standardOutput)\(result.standardError)")
+            let report = try json(result.standardOutput)
+            #expect(report["status"] as? String == (exit == 0 ? "completed" : "interrupted-memory"))
+            #expect((report["cell"] as? [String: Any])?["device"] as? String == (device.isEmpty ? "iphone-13" : "iphone-se-2"))
         }
     }
 

@@ -21,7 +21,7 @@ extension MatrixCell {
             if let dataStore { words += ["--data-store", dataStore] }
             if allowsFiltering { words.append("--allow-filtering") }
         }
-        if let device { words += ["--device", device.name] }
+        words += ["--device", device?.name ?? "none"]
         words += faults.flatMap { ["--fault", $0.description] }
         if let memoryLimit { words += ["--memory-limit", Self.size(memoryLimit)] }
         if let diskLimit { words += ["--disk-limit", Self.size(diskLimit)] }

@@ -4,7 +4,9 @@ import HostProfiles
 import OpenExtensionUI
 
 /// A cell as JSON: one object, its fields by name, what does not apply left out. Its host, device, user and
-/// faults are read by name and refused when unknown, so a cell read from a report holds only known values.
+/// faults are read by name and refused when unknown, so a cell read from a report holds only known values. The
+/// device is always written, `"none"` for none; a cell that leaves it out plays the default device, as the
+/// command line does.
 extension MatrixCell: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case bundle, host, fixture, files, urls, texts, title, ignoresActivation, payloads, dataStore, allowsFiltering
@@ -22,7 +24,8 @@ extension MatrixCell: Codable {
                   ignoresActivation: try container.decodeIfPresent(Bool.self, forKey: .ignoresActivation) ?? false,
                   payloads: try list(.payloads), dataStore: try container.decodeIfPresent(String.self, forKey: .dataStore),
                   allowsFiltering: try container.decodeIfPresent(Bool.self, forKey: .allowsFiltering) ?? false,
-                  device: try container.decodeIfPresent(DeviceClass.self, forKey: .device),
+                  device: try container.decodeIfPresent(String.self, forKey: .device) == "none"
+                      ? nil : try container.decodeIfPresent(DeviceClass.self, forKey: .device) ?? .default,
                   user: try container.decode(ExtensionUser.self, forKey: .user), faults: try list(.faults),
                   memoryLimit: try container.decodeIfPresent(Int.self, forKey: .memoryLimit),
                   diskLimit: try container.decodeIfPresent(Int.self, forKey: .diskLimit),
@@ -47,7 +50,7 @@ extension MatrixCell: Codable {
             try container.encodeIfPresent(dataStore, forKey: .dataStore)
             if allowsFiltering { try container.encode(true, forKey: .allowsFiltering) }
         }
-        try container.encodeIfPresent(device, forKey: .device)
+        try container.encode(device?.name ?? "none", forKey: .device)
         try container.encode(user, forKey: .user)
         try container.encode(faults, forKey: .faults)
         try container.encodeIfPresent(memoryLimit, forKey: .memoryLimit)

@@ -48,7 +48,7 @@ public struct MatrixCell: Sendable, Hashable {
 
     /// A share or action extension's cell: `host`'s share of `content` (or the content as it is, or a fixture).
     public init(bundle: String, host: HostProfile? = nil, fixture: String? = nil, content: CellContent = CellContent(),
-                device: DeviceClass? = nil, user: ExtensionUser = .post, faults: [Fault] = [], memoryLimit: Int? = nil,
+                device: DeviceClass? = .default, user: ExtensionUser = .post, faults: [Fault] = [], memoryLimit: Int? = nil,
                 diskLimit: Int? = nil, timeout: Double? = nil, appGroup: String? = nil, ignoresActivation: Bool = false) {
         self.init(bundle: bundle, host: host, fixture: fixture, content: content, ignoresActivation: ignoresActivation, payloads: [],
                   dataStore: nil, allowsFiltering: false, device: device, user: user, faults: faults, memoryLimit: memoryLimit,
@@ -56,7 +56,7 @@ public struct MatrixCell: Sendable, Hashable {
     }
 
     /// A notification service's cell: `payloads` delivered in order.
-    public init(bundle: String, payloads: [String], dataStore: String? = nil, allowsFiltering: Bool = false, device: DeviceClass? = nil,
+    public init(bundle: String, payloads: [String], dataStore: String? = nil, allowsFiltering: Bool = false, device: DeviceClass? = .default,
                 faults: [Fault] = [], memoryLimit: Int? = nil, timeout: Double? = nil, appGroup: String? = nil) {
         self.init(bundle: bundle, host: nil, fixture: nil, content: CellContent(), ignoresActivation: false, payloads: payloads,
                   dataStore: dataStore, allowsFiltering: allowsFiltering, device: device, user: .none, faults: faults,

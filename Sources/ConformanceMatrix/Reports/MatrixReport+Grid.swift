@@ -50,10 +50,10 @@ extension MatrixReport {
 
     /// A grid column: the cell's faults, with its device and user.
     struct Column: Hashable {
-        var fault: String, device: String?, user: ExtensionUser
+        var fault: String, device: String, user: ExtensionUser
         init(_ cell: MatrixCell) {
             fault = cell.faultName
-            device = cell.device?.name
+            device = cell.device?.name ?? "none"
             // A payload's cell has no person acting in it: it shares the column of its fault.
             user = cell.kind == .notifications ? .post : cell.user
         }

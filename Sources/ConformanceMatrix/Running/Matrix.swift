@@ -18,7 +18,8 @@ public struct Matrix: Sendable {
     public var content: CellContent?
     /// The payload files every notification service is sent; `nil` for the default set (`DefaultShare`).
     public var payloads: [String]?
-    /// The devices to play; `nil` in the list plays none (each point's own limits).
+    /// The devices to play (`DeviceClass.standard` unless others are named); `nil` in the list plays none
+    /// (each point's own limits).
     public var devices: [DeviceClass?]
     public var users: [ExtensionUser]
     public var faults: [Fault]
@@ -29,7 +30,7 @@ public struct Matrix: Sendable {
     public var work: URL
 
     public init(bundles: [String], hosts: [HostProfile] = HostProfile.all, content: CellContent? = nil, payloads: [String]? = nil,
-                devices: [DeviceClass?] = [nil], users: [ExtensionUser] = [.post], faults: [Fault] = Fault.standard, timeout: Double? = nil,
+                devices: [DeviceClass?] = DeviceClass.standard, users: [ExtensionUser] = [.post], faults: [Fault] = Fault.standard, timeout: Double? = nil,
                 work: URL) {
         self.bundles = bundles
         self.hosts = hosts

@@ -12,7 +12,7 @@ import SharingSystem
 ///
 /// @Test(arguments: HostProfile.allCases)
 /// func share(host: HostProfile) async throws {
-///     let result = try await share.run(on: host, device: .named("iphone-13"))
+///     let result = try await share.run(on: host)
 ///     #expect(result.isExpected, "\(result.status): \(result.reason ?? "") — \(result.reproduce)")
 /// }
 /// ```
@@ -40,7 +40,7 @@ public struct ExtensionUnderTest: Sendable {
     ///
     /// - Throws: `CellError` when the cell cannot run: the bundle is bad, the host cannot share the content,
     ///   the fault kills its host (`host-killed` is `sharing test`'s alone).
-    public func run(on host: HostProfile, content: CellContent? = nil, device: DeviceClass? = nil, user: ExtensionUser = .post,
+    public func run(on host: HostProfile, content: CellContent? = nil, device: DeviceClass? = .default, user: ExtensionUser = .post,
                     fault: Fault = .none, timeout: Double? = nil) async throws(CellError) -> CellResult {
         try await run(Matrix(bundles: [bundle.path], hosts: [host], content: content, devices: [device], users: [user], faults: [fault],
                              timeout: timeout, work: scratch()))
@@ -51,7 +51,7 @@ public struct ExtensionUnderTest: Sendable {
     ///
     /// - Throws: `CellError` when the cell cannot run: the bundle is no notification service, the payload
     ///   cannot be read.
-    public func deliver(_ file: URL, device: DeviceClass? = nil, fault: Fault = .none, timeout: Double? = nil) async throws(CellError) -> CellResult {
+    public func deliver(_ file: URL, device: DeviceClass? = .default, fault: Fault = .none, timeout: Double? = nil) async throws(CellError) -> CellResult {
         try await run(Matrix(bundles: [bundle.path], payloads: [file.path], devices: [device], faults: [fault], timeout: timeout, work: scratch()))
     }
 

@@ -16,7 +16,8 @@ public struct ExtensionHost: Sendable {
     /// The limits; when `nil`, the extension point's on `device` (`ExtensionLimits.defaults(forExtensionPoint:device:)`).
     public var limits: ExtensionLimits?
     /// The device the host plays: its screen's scale and size reach the extension (`UIScreen`), its limits
-    /// apply unless `limits` are given, and its baseline is charged against the memory limit in every case.
+    /// apply unless `limits` are given, and its baseline is charged against the memory limit in every case;
+    /// `DeviceClass.default` unless another is named, `nil` for none (each point's own limits).
     public var device: DeviceClass?
     /// The person using the extension: what they do with a compose sheet and with alerts.
     public var user: ExtensionUser
@@ -33,7 +34,7 @@ public struct ExtensionHost: Sendable {
     /// Whether the tree may have a PID namespace of its own; the tests turn it off to show the fallback.
     var allowsPIDNamespace = true
 
-    public init(limits: ExtensionLimits? = nil, device: DeviceClass? = nil, user: ExtensionUser = .post, appGroupContainers: URL? = nil,
+    public init(limits: ExtensionLimits? = nil, device: DeviceClass? = .default, user: ExtensionUser = .post, appGroupContainers: URL? = nil,
                 cgroup: URL? = nil, openURL: (@Sendable (URL) -> Bool)? = nil, faults: HostFaults = HostFaults()) {
         self.limits = limits
         self.faults = faults
