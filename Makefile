@@ -19,7 +19,7 @@ BENCH_VENV := /var/tmp/opensharing-bench/venv
 BENCH_PYTHON_PACKAGES := pillow==11.3.0 pillow-heif==1.8.1
 
 # The example extensions (Examples/Extensions), each a bundle NAME.appex in .build/extensions.
-EXTENSIONS := Uppercase ImageSaver FileSaver NeverCompletes CrashesMidLoad MemoryHog ShareProber NaiveResizer DownsamplingResizer \
+EXTENSIONS := Uppercase CompletesTwice ImageSaver FileSaver NeverCompletes CrashesMidLoad MemoryHog ShareProber NaiveResizer DownsamplingResizer \
 	ImportAction UploadShare BannerRenderer BundledAttachment DecryptingService SilentService
 
 .PHONY: deps demo test bench extensions

@@ -25,6 +25,7 @@ open class NSExtensionContext: NSObject, @unchecked Sendable {
     private var waiters: [CheckedContinuation<Outcome, Never>] = []
     private var mistakes: [String] = []
     private var urlOpener: (@Sendable (URL, @escaping @Sendable (Bool) -> Void) -> Void)?
+    private var endedAgainObserver: (@Sendable (String) -> Void)?
 
     /// A context for a request about `inputItems` (normally `NSExtensionItem`s).
     public init(inputItems: [Any]) {
@@ -127,6 +128,13 @@ open class NSExtensionContext: NSObject, @unchecked Sendable {
         set { lock.withLock { urlOpener = newValue } }
     }
 
+    /// Told the call (`completeRequest(returningItems:)`, `cancelRequest(withError:)`) each time the extension
+    /// ends its already ended request: the runtime reports it to the host (OpenSharing).
+    package final var onEndedAgain: (@Sendable (String) -> Void)? {
+        get { lock.withLock { endedAgainObserver } }
+        set { lock.withLock { endedAgainObserver = newValue } }
+    }
+
     @discardableResult
     private func end(_ outcome: Outcome, by call: String) -> Bool {
         lock.lock()
@@ -138,8 +146,10 @@ open class NSExtensionContext: NSObject, @unchecked Sendable {
             }
             let message = "NSExtensionContext: \(call) called after the request was already \(first); ignored."
             mistakes.append(message)
+            let observer = endedAgainObserver
             lock.unlock()
             FileHandle.standardError.write(Data((message + "\n").utf8))
+            observer?(call)
             return false
         }
         ended = outcome

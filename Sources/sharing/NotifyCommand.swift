@@ -126,7 +126,7 @@ extension NotificationReport {
         for rejected in rejectedAttachments {
             Output.line("  attachment \(shown(rejected.identifier)) dropped: UNErrorDomain \(rejected.code): \(shown(rejected.message))")
         }
-        if handlerCalls > 1 { Output.line("  the content handler was called \(handlerCalls) times; only the first counts") }
+        for finding in findings { Output.line("  finding: \(shown(finding.description))") }
         if status != nil { Output.line("  peak memory: \(ByteCount(bytes: peakFootprint)) (limit \(ByteCount(bytes: limit)))") }
         if let log {
             Output.line(log.isEmpty ? "  its log: (empty)" : "  its log, last words:")

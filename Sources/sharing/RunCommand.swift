@@ -107,7 +107,7 @@ struct RunCommand: AsyncParsableCommand {
         } else {
             report.print()
         }
-        if report.status != .completed { throw ExitCode.failure }
+        if report.status != .completed || report.findings.contains(where: { $0.severity == .fail }) { throw ExitCode.failure }
     }
 
     /// A cell's problem in the words of the option that gave its field.
@@ -186,6 +186,7 @@ extension RunReport {
                 Output.line("  \(shown(item.type)): \(item.size.map { ByteCount(bytes: $0).description } ?? "")")
             }
         }
+        for finding in findings { Output.line("finding: \(shown(finding.description))") }
         if let log {
             Output.line(log.isEmpty ? "its log: (empty)" : "its log, last words:")
             for line in log { Output.line("  \(shown(line))") }

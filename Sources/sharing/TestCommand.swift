@@ -225,6 +225,12 @@ struct TestCommand: AsyncParsableCommand {
         let invoked = CommandLine.arguments[0]
         let program = invoked.contains("/") ? invoked : "sharing"
         Output.line(report.grid())
+        // A warning once for all the cells that have it: a debug build's is every cell's.
+        for code in Finding.Code.allCases where code.severity == .warn {
+            let having = report.cells.compactMap { result in result.findings.first { $0.code == code } }
+            guard let first = having.first else { continue }
+            Output.line("\nfinding in \(having.count) of \(report.cells.count) cells: \(Escaped.terminal(first.description))")
+        }
         let noted = report.cells.filter { $0.isExpected && !$0.notes.isEmpty }
         if !noted.isEmpty { Output.line("\nCompleted, but:") }
         for result in noted { Output.line("  \(Escaped.terminal(result.cell.identifier)): \(result.notes.joined(separator: "; "))") }
@@ -234,6 +240,7 @@ struct TestCommand: AsyncParsableCommand {
         }
         for result in report.unexpected {
             Output.line("\n\(Escaped.terminal(result.cell.identifier)): \(result.status.rawValue)\(result.reason.map { ": \(Escaped.terminal($0))" } ?? "")")
+            for finding in result.failingFindings { Output.line("  finding: \(Escaped.terminal(finding.description))") }
             Output.line("  \(Escaped.terminal(result.cell.reproduce(program: program)))")
         }
         for (path, data) in [(json, try Self.encoder.encode(report)), (junit, Data(report.junit().utf8)), (markdown, Data(report.markdown().utf8)),

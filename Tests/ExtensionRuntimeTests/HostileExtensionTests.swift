@@ -370,6 +370,23 @@ struct HostileExtensionTests {
         #expect(HostileBundle.processes(of: bundle).isEmpty)
     }
 
+    @Test("a request ended again is ignored and found once (request-ended-twice); an optimised program's run that ends once has no finding",
+          arguments: [("yes", [Finding.Code.requestEndedTwice]), ("no", [])])
+    func endedAgain(again: String, codes: [Finding.Code]) async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try HostileBundle.make("ended-again.py", in: directory, named: "EndedAgain", ["again": again])
+        let run = try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari"))
+        guard case .completed(let items)? = run?.outcome else {
+            Issue.record("\(String(describing: run?.outcome)) \(run?.log ?? "")")
+            return
+        }
+        #expect(items.isEmpty)
+        #expect(run?.findings.map(\.code) == codes)
+        #expect(run?.findings.first?.message.hasPrefix("completeRequest(returningItems:) was called after the request had ended") ?? codes.isEmpty)
+        #expect(HostileBundle.processes(of: bundle).isEmpty)
+    }
+
     @Test("14. a packet of no bytes is a message of no content, a protocol violation, not the end of the connection")
     func emptyPacket() async throws {
         let directory = try ExampleBundles.directory()

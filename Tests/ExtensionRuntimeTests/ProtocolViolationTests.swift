@@ -23,7 +23,7 @@ struct ProtocolViolationTests {
             return b"OS\\x01" + bytes([kind]) + body
         def ready_with(process):
             mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-            boot.sendmsg([message(1, struct.pack("<I", process))], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [theirs.fileno()]))])
+            boot.sendmsg([message(1, struct.pack("<I", process) + b"\\x01")], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [theirs.fileno()]))])
             theirs.close()
             return mine
         \(ready ? "host = ready_with(os.getpid())\nrequest = host.recv(70000)" : "")

@@ -6,7 +6,9 @@ import Testing
 @Suite("The runtime's messages")
 struct RuntimeMessageTests {
     static let samples: [RuntimeMessage] = [
-        .ready(process: 4242),
+        .ready(process: 4242, optimised: true),
+        .ready(process: 7, optimised: false),
+        .endedAgain(call: "cancelRequest(withError:)"),
         .load(id: 1, attachment: 3, type: "public.jpeg", form: .file),
         .cancelLoad(id: 9),
         .openURL(id: 2, url: "https://example.org/ü"),
@@ -92,7 +94,8 @@ struct RuntimeMessageTests {
         ([0x4F, 0x53, 1, 4, 1, 0, 0, 0, 0xFF, 0xFF, 0, 0], 0, "a field at byte 8 claims 65535 bytes; 0 remain"),
         ([0x4F, 0x53, 1, 4, 1, 0, 0, 0, 1, 0, 0, 0, 0xC3], 0, "the string at byte 8 is not UTF-8"),
         ([0x4F, 0x53, 1, 32, 0xFF, 0xFF, 0xFF, 0x7F], 0, "a count at byte 4 claims 2147483647 elements; 0 bytes remain"),
-        ([0x4F, 0x53, 1, 1, 1, 0, 0, 0], 0, "a ready message naming 1 descriptors arrived with 0"),
+        ([0x4F, 0x53, 1, 1, 1, 0, 0, 0, 1], 0, "a ready message naming 1 descriptors arrived with 0"),
+        ([0x4F, 0x53, 1, 10, 1, 0, 0, 0, 0x78], 0, "a request ended again by \"x\", which does not end a request"),
         ([0x4F, 0x53, 1, 3, 7, 0, 0, 0], 2, "a cancelLoad message naming 0 descriptors arrived with 2"),
         ([0x4F, 0x53, 1, 7, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0x78, 5, 0, 0, 0], 0, "an alert's chosen action 5 of 1"),
         ([0x4F, 0x53, 1, 9, 1, 0, 0, 0, 6], 0, "unknown notification center call 6 at byte 8"),

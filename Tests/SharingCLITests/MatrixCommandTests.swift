@@ -126,7 +126,7 @@ struct MatrixCommandTests {
                                                 "--json", json.path, "--junit", junit.path, "--markdown", markdown.path])
             #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
             let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
-            #expect(report["schema"] as? String == "opensharing-conformance/2")
+            #expect(report["schema"] as? String == "opensharing-conformance/3")
             let cells = try #require(report["cells"] as? [[String: Any]])
             func status(_ bundle: String, _ host: String) -> String? {
                 cells.first { cell in

@@ -89,7 +89,7 @@ struct NotifyCommandTests {
             #expect(result.standardOutput.contains("the original, completed: the extension passed content with no title, subtitle or body"))
             result = try await Sharing.run(["notify", bundle.path, "--payload", try probe("double"), "--payload", try probe("crash")])
             #expect(result.status == 1)
-            #expect(result.standardOutput.contains("the content handler was called 2 times; only the first counts"), "\(result.standardOutput)")
+            #expect(result.standardOutput.contains("  finding: handler-called-twice: the content handler was called 2 times for this notification"), "\(result.standardOutput)")
             #expect(result.standardOutput.contains("the original, crashed"))
             #expect(result.standardOutput.contains("the probe crashes on purpose"), "\(result.standardOutput)")
         }

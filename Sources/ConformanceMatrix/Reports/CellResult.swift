@@ -1,4 +1,4 @@
-import ExtensionRuntime
+public import ExtensionRuntime
 import Foundation
 import OpenUserNotifications
 
@@ -22,6 +22,11 @@ public struct CellResult: Codable, Sendable {
     /// What did not happen in a completed cell: attachments never loaded, loads that failed, nothing returned
     /// or kept; for a notification, the original shown.
     public var notes: [String]
+    /// What the runtime found beside the status (`docs/conformance.md`, Findings); a `fail` finding makes the
+    /// cell not as expected unless the expectations allow its code.
+    public var findings: [Finding]
+    /// The codes of `fail` findings the expectations allow.
+    public var allowedFindings: [Finding.Code]?
     /// The command that runs this cell alone, rendered from `cell` (and rendered again from it whenever a
     /// report is read: it says only what the cell says).
     public var reproduce: String
@@ -41,8 +46,13 @@ public struct CellResult: Codable, Sendable {
     /// the same for the same `--seed`.
     public var order: Int?
 
-    /// Every run ended as expected.
-    public var isExpected: Bool { statuses.allSatisfy(expected.contains) }
+    /// Every run ended as expected, with no `fail` finding the expectations do not allow.
+    public var isExpected: Bool { statuses.allSatisfy(expected.contains) && failingFindings.isEmpty }
+
+    /// Its `fail` findings the expectations do not allow.
+    public var failingFindings: [Finding] {
+        findings.filter { $0.severity == .fail && !(allowedFindings ?? []).contains($0.code) }
+    }
     /// Its runs ended differently (their status, a finding, a load's answer, what was returned), or it is known
     /// to vary and did not end as expected.
     public var isFlaky: Bool { !varied.isEmpty || (knownFlaky && !isExpected) }
@@ -51,7 +61,8 @@ public struct CellResult: Codable, Sendable {
     public enum Clause: String, Codable, Sendable {
         /// How the run ended.
         case status
-        /// What the matrix noted of a completed run (an attachment never loaded, a load that failed, nothing kept).
+        /// What the matrix noted of a completed run (an attachment never loaded, a load that failed, nothing
+        /// kept), or what the runtime found (a finding).
         case finding
         /// What a load was answered with: its form, size or failure (compared when both runs completed).
         case load
@@ -80,6 +91,7 @@ public struct CellResult: Codable, Sendable {
         appGroupFiles = []
         self.logTail = logTail
         notes = []
+        findings = []
         reproduce = cell.reproduce()
     }
 
@@ -92,6 +104,7 @@ public struct CellResult: Codable, Sendable {
         returned = report.returned
         openedURLs = report.openedURLs
         self.appGroupFiles = appGroupFiles
+        findings = report.findings
         guard report.status == .completed else { return }
         if loads.isEmpty && attachments > 0 {
             notes.append(attachments == 1 ? "its attachment was never loaded" : "none of its \(attachments) attachments was loaded")
@@ -117,6 +130,7 @@ public struct CellResult: Codable, Sendable {
         returned = [RunReport.Returned(type: "title", text: shown.content.title), RunReport.Returned(type: "body", text: shown.content.body)]
             + shown.content.attachments.map { RunReport.Returned(type: $0.type, size: $0.size) }
         self.appGroupFiles = appGroupFiles
+        findings = shown.findings
         if status == .run(.completed) && shown.delivered == .original { notes = ["the original content was shown, not the extension's"] }
     }
 
@@ -124,6 +138,7 @@ public struct CellResult: Codable, Sendable {
     public mutating func expect(_ entry: Expectations.Entry?) {
         guard let entry else { return }
         expected = entry.statuses
+        allowedFindings = entry.findings
         knownFlaky = entry.flaky ?? false
         bug = entry.bug
     }
@@ -132,7 +147,7 @@ public struct CellResult: Codable, Sendable {
     public mutating func recordRepeat(_ other: CellResult) {
         var differing: [Clause] = []
         if other.status != status { differing.append(.status) }
-        if other.notes != notes { differing.append(.finding) }
+        if other.notes != notes || other.findings != findings { differing.append(.finding) }
         if other.status == status && status == .run(.completed) {
             // Loads asked for at once cross in either order: what each was answered with is what counts.
             func answers(_ loads: [RunReport.Load]) -> [String] { loads.map { "\($0)" }.sorted() }

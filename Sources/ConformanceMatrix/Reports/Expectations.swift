@@ -1,3 +1,4 @@
+public import ExtensionRuntime
 public import Foundation
 import SharingSystem
 
@@ -19,10 +20,13 @@ public struct Expectations: Codable, Sendable, Equatable {
         public var flaky: Bool?
         /// A link to the bug that explains it.
         public var bug: String?
+        /// The codes of `fail` findings the cell may have and still be as expected.
+        public var findings: [Finding.Code]?
 
-        public init(cell: String, statuses: [CellStatus], flaky: Bool? = nil, bug: String? = nil) {
+        public init(cell: String, statuses: [CellStatus], flaky: Bool? = nil, bug: String? = nil, findings: [Finding.Code]? = nil) {
             self.cell = cell
             self.statuses = statuses
+            self.findings = findings
             self.flaky = flaky
             self.bug = bug
         }
@@ -72,15 +76,17 @@ public struct Expectations: Codable, Sendable, Equatable {
     }
 
     /// The expectations that make `results` as expected: an entry for each cell that did not end as the default
-    /// expects, or that varied, with what it ended as; entries of `previous` that still match a cell are kept
-    /// for their bug links.
+    /// expects, that varied, or that had `fail` findings, with what it ended as and those findings' codes;
+    /// entries of `previous` that still match a cell are kept for their bug links.
     public init(results: [CellResult], previous: Expectations? = nil) {
         var entries: [Entry] = []
         for result in results {
             let statuses = result.statuses.reduce(into: [CellStatus]()) { if !$0.contains($1) { $0.append($1) } }
-            guard !statuses.allSatisfy(CellStatus.expectedByDefault.contains) || statuses.count > 1 else { continue }
+            let failing = result.findings.filter { $0.severity == .fail }.map(\.code)
+            guard !statuses.allSatisfy(CellStatus.expectedByDefault.contains) || statuses.count > 1 || !failing.isEmpty else { continue }
             let bug = previous?.entry(for: result.cell)?.bug
-            entries.append(Entry(cell: result.cell.identifier, statuses: statuses, flaky: statuses.count > 1 ? true : nil, bug: bug))
+            entries.append(Entry(cell: result.cell.identifier, statuses: statuses, flaky: statuses.count > 1 ? true : nil, bug: bug,
+                                 findings: failing.isEmpty ? nil : failing))
         }
         self.init(entries.sorted { $0.cell < $1.cell })
     }

@@ -73,6 +73,9 @@ extension MatrixReport {
             if !result.openedURLs.isEmpty { item("Opened", escape(result.openedURLs.joined(separator: " "))) }
             if !result.appGroupFiles.isEmpty { item("Kept in its app group", escape(result.appGroupFiles.joined(separator: ", "))) }
             if !result.notes.isEmpty { item("Did not", escape(result.notes.joined(separator: "; "))) }
+            if !result.findings.isEmpty {
+                item("Findings", "<ul>" + result.findings.map { "<li>\($0.severity.rawValue): \(escape($0.description))</li>" }.joined() + "</ul>")
+            }
             if !result.logTail.isEmpty { item("Its log", "<pre>\(escape(result.logTail.joined(separator: "\n")))</pre>") }
             page += "</dl></details>\n"
         }

@@ -34,8 +34,12 @@ extension MatrixReport {
                 text += "      </properties>\n"
                 if result.isUnexpected {
                     let body = ([result.reproduce, "status: \(result.status.rawValue), expected \(result.expected.map(\.rawValue).joined(separator: " or "))"]
-                                + (result.reason.map { ["reason: \($0)"] } ?? []) + result.logTail).joined(separator: "\n")
-                    text += #"      <failure type="\#(result.status.rawValue)" message="\#(xml(result.reason ?? result.status.rawValue))">\#(xml(body))</failure>"# + "\n"
+                                + (result.reason.map { ["reason: \($0)"] } ?? []) + result.failingFindings.map { "finding: \($0)" } + result.logTail).joined(separator: "\n")
+                    // A cell that ended as expected fails for its first finding.
+                    let finding = result.statuses.allSatisfy(result.expected.contains) ? result.failingFindings.first : nil
+                    let type = finding?.code.rawValue ?? result.status.rawValue
+                    let message = finding?.message ?? result.reason ?? result.status.rawValue
+                    text += #"      <failure type="\#(xml(type))" message="\#(xml(message))">\#(xml(body))</failure>"# + "\n"
                 } else if result.status == .run(.notActivated) {
                     text += #"      <skipped message="\#(xml(result.reason ?? "not activated"))"/>"# + "\n"
                 }

@@ -25,6 +25,7 @@ extension MatrixReport {
             text += "\n### Not as expected\n\n"
             for result in failing {
                 text += "- **\(Escaped.markdown(result.cell.identifier))**: \(result.status.rawValue)\(result.reason.map { " (\(Escaped.markdown($0)))" } ?? "")\n\n"
+                for finding in result.failingFindings { text += "  finding: \(Escaped.markdown(finding.description))\n\n" }
                 text += Escaped.markdownCodeBlock(result.reproduce, indent: "  ") + "\n"
             }
         }

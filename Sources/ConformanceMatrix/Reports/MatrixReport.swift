@@ -8,7 +8,7 @@ import PackageSupport
 /// (see `docs/conformance-schema.json`), and what its JUnit, Markdown and terminal reports are made from.
 public struct MatrixReport: Codable, Sendable {
     /// The schema's name and version, checked when a report is read back.
-    public static let schemaName = "opensharing-conformance/2"
+    public static let schemaName = "opensharing-conformance/3"
 
     public struct BundleInfo: Codable, Sendable, Equatable {
         public var path: String

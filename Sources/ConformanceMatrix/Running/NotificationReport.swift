@@ -25,6 +25,8 @@ public struct NotificationReport: Codable, Sendable {
     public var rejectedAttachments: [Rejected]
     /// How many times the extension called its content handler (only the first counts).
     public var handlerCalls: Int
+    /// What the runtime found beside the status: the handler called again, the process's own findings.
+    public var findings: [Finding]
     public var peakFootprint: Int
     /// The extension's last words, when it failed.
     public var log: [String]?
@@ -40,7 +42,13 @@ public struct NotificationReport: Codable, Sendable {
         rejectedAttachments = delivery.rejectedAttachments.map { Rejected(identifier: $0.identifier, code: $0.code.rawValue, message: $0.message) }
         handlerCalls = delivery.handlerCalls
         peakFootprint = delivery.peakFootprint
-        if delivery.isFault, let process = delivery.process, processes.indices.contains(process) { log = processes[process].lastWords() }
+        let process = delivery.process.flatMap { processes.indices.contains($0) ? processes[$0] : nil }
+        findings = process?.findings ?? []
+        if handlerCalls > 1 {
+            findings.insert(Finding(.handlerCalledTwice, "the content handler was called \(handlerCalls) times for this notification; iOS shows the "
+                                    + "first content, and apps report crashes from calling it again"), at: 0)
+        }
+        if delivery.isFault, let process { log = process.lastWords() }
     }
 
     /// The extension was asked and its content is not what is shown.

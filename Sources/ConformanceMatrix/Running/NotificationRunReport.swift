@@ -21,6 +21,6 @@ public struct NotificationRunReport: Codable, Sendable {
         memoryLimit = limit
     }
 
-    /// A notification fell back to its original because the extension failed.
-    public var hasFault: Bool { notifications.contains(where: \.isFault) }
+    /// A notification fell back to its original because the extension failed, or had a `fail` finding.
+    public var hasFault: Bool { notifications.contains { $0.isFault || $0.findings.contains { $0.severity == .fail } } }
 }

@@ -64,6 +64,8 @@ public struct RunReport: Codable, Sendable {
     /// a core: time its budgets were not charged.
     public var requestTime: Double?
     public var waitedForCore: Double?
+    /// What the runtime found beside the status (`docs/conformance.md`, Findings).
+    public var findings: [Finding]
 
     /// The report of a run that did not happen: the extension's activation rule hides it for the share, for
     /// `reasons` (the clauses that fail).
@@ -81,6 +83,7 @@ public struct RunReport: Codable, Sendable {
         memoryLimit = limit
         alerts = []
         afterCompletionExpired = false
+        findings = []
     }
 
     init(_ run: ExtensionRun, cell: MatrixCell, bundle: ExtensionBundle, attachments: Int, limit: Int) async {
@@ -98,6 +101,7 @@ public struct RunReport: Codable, Sendable {
         waitedForCore = run.waitedForCore.inSeconds
         status = run.status
         reason = run.reason
+        findings = run.findings
         loads = run.loads.map { Load(type: $0.typeIdentifier, form: $0.form, size: $0.size, failure: $0.failure) }
         returned = []
         switch run.outcome {

@@ -48,7 +48,9 @@ final class ExtensionEndpoint: Sendable {
     static func connect() throws(SystemError) -> ExtensionEndpoint {
         let bootstrap = PacketChannel(adopting: 3, name: "the host")
         let (channel, hostEnd) = try PacketChannel.pair(name: "the host")
-        try bootstrap.send(RuntimeMessage.ready(process: Processes.current).encoded().bytes, channels: [hostEnd])
+        // Compiled as the extension's own code is (one configuration for a package and its dependencies).
+        let optimised = !_isDebugAssertConfiguration()
+        try bootstrap.send(RuntimeMessage.ready(process: Processes.current, optimised: optimised).encoded().bytes, channels: [hostEnd])
         return ExtensionEndpoint(channel: channel)
     }
 
@@ -148,7 +150,7 @@ final class ExtensionEndpoint: Sendable {
             pending.withLock { $0.centerCalls.removeValue(forKey: id) }?.resolve(answer)
         case .ended:
             endedHandler.withLock { $0 }?()
-        case .request, .ready, .load, .cancelLoad, .openURL, .complete, .cancel, .alert, .deliver, .center:
+        case .request, .ready, .load, .cancelLoad, .openURL, .complete, .cancel, .alert, .deliver, .center, .endedAgain:
             ExtensionProcess.say("the host sent an extension's message (\(message.kindName)); ignored")
         }
     }
@@ -250,6 +252,11 @@ final class ExtensionEndpoint: Sendable {
     func report(_ alert: PresentedAlert) {
         let wire = WireAlert(title: alert.title, message: alert.message, actions: alert.actions, chosen: Int32(alert.chosen ?? -1))
         try? channel.send(RuntimeMessage.alert(wire).encoded().bytes)
+    }
+
+    /// Tells the host the extension ended its request again with `call`, which was ignored.
+    func reportEndedAgain(by call: String) {
+        try? channel.send(RuntimeMessage.endedAgain(call: call).encoded().bytes)
     }
 
     /// Sends how the request ended: the returned items with their payloads, loaded now (the process ends

@@ -33,6 +33,7 @@ public enum ExtensionProcess {
         }
         let context = NSExtensionContext(inputItems: connection.inputItems(request))
         context.openURLHandler = { url, reply in connection.open(url, reply) }
+        context.onEndedAgain = { call in connection.reportEndedAgain(by: call) }
         // The process ends when its host goes away before the request has ended; else once the request has
         // ended, what the main queue held then has run, the host has the outcome (and has measured the process),
         // no load is still on its way to the extension (iOS does not tear an extension down the instant it

@@ -31,6 +31,8 @@ public struct ExtensionRun: Sendable {
     /// other build).
     public var requestTime: Duration = .zero
     public var waitedForCore: Duration = .zero
+    /// What the runtime found beside the outcome: a request ended twice, a program not optimised.
+    public var findings: [Finding] = []
 
     /// The outcome in the runtime's one vocabulary.
     public var status: ExtensionStatus {

@@ -80,6 +80,8 @@ final class Supervisor {
     private var afterCompletionExpired = false
     /// Notification center calls not yet answered, in order.
     private var centerCalls: [(id: UInt32, call: WireCenterCall)] = []
+    /// What the run found, each code once, in the order first seen.
+    private var findings: [Finding] = []
 
     /// How often the resident memory is read: at 500 MB/s an allocation grows 2.5 MB in that time.
     static let memoryInterval: Duration = .milliseconds(5)
@@ -301,11 +303,23 @@ final class Supervisor {
                                log: log, exitStatus: status,
                                sandbox: ExtensionSandbox(pidNamespace: tree.containment == .pidNamespace, landlock: ProcessTree.landlockVersion))
         run.alerts = alerts
+        run.findings = findings
         if outcome != nil, let endedAt, let terminatedAt { run.livedAfterCompletion = max(.zero, terminatedAt - endedAt) }
         run.afterCompletionExpired = afterCompletionExpired
         run.requestTime = requestTime
         run.waitedForCore = waitedForCore
         return run
+    }
+
+    /// Records `finding`, unless one of its code was.
+    private func found(_ finding: Finding) {
+        if !findings.contains(where: { $0.code == finding.code }) { findings.append(finding) }
+    }
+
+    /// The extension ended its request again with `call`: ignored, as iOS ignores it, and reported.
+    private func endedAgain(by call: String) {
+        found(Finding(.requestEndedTwice, "\(call) was called after the request had ended; iOS ignores the call and logs the mistake, "
+                      + "and an extension that relies on it (returned items, a cancellation's error) loses what it sent"))
     }
 
     /// The one outcome: the extension's own, else why the host ended it, else how it ended by itself.
@@ -438,7 +452,7 @@ final class Supervisor {
 
     private func handle(_ message: RuntimeMessage, files: [OpenFile]) throws(ProtocolViolation) {
         switch message {
-        case .ready(let process):
+        case .ready(let process, let optimised):
             guard !ready, let file = files.first else { throw ProtocolViolation("ready twice") }
             guard let channel = try? PacketChannel(duplicating: file, name: "the extension \(bundle.name)") else {
                 throw ProtocolViolation("ready with a descriptor that is not a socket")
@@ -455,6 +469,7 @@ final class Supervisor {
                 throw ProtocolViolation("ready from process \(process); the extension is process \(numbered) in its namespace")
             }
             ready = true
+            if !optimised { found(.debugBuild) }
             begin(.request, budget: limits.request)
             self.channel = channel
             outbox.connect(channel)
@@ -479,15 +494,19 @@ final class Supervisor {
         case .complete(let items):
             guard ready else { throw ProtocolViolation("completeRequest before ready") }
             guard desk == nil else { throw ProtocolViolation("completeRequest from a notification service") }
-            guard outcome == nil else { return }
+            guard outcome == nil else { return endedAgain(by: "completeRequest(returningItems:)") }
             let returned = try ProviderMirror.returnedItems(items, files: files)
             self.returned = ProviderMirror.records(of: items, files: files)
             end(with: .completed(returned))
         case .cancel(let error):
             guard ready else { throw ProtocolViolation("cancelRequest before ready") }
             guard desk == nil else { throw ProtocolViolation("cancelRequest from a notification service") }
-            guard outcome == nil else { return }
+            guard outcome == nil else { return endedAgain(by: "cancelRequest(withError:)") }
             end(with: .cancelled(ProviderMirror.nsError(error)))
+        case .endedAgain(let call):
+            guard ready else { throw ProtocolViolation("a request ended again before ready") }
+            guard desk == nil else { throw ProtocolViolation("a request ended again by a notification service") }
+            endedAgain(by: call)
         case .alert(let alert):
             guard ready else { throw ProtocolViolation("an alert before ready") }
             guard alerts.count < Self.alertRecords else { return }
@@ -585,6 +604,7 @@ extension RuntimeMessage {
         case .ended: "ended"
         case .deliver: "deliver"
         case .center: "center"
+        case .endedAgain: "endedAgain"
         case .notification: "notification"
         case .centerAnswer: "centerAnswer"
         }

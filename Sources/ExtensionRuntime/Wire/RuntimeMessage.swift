@@ -9,8 +9,8 @@ package enum RuntimeMessage: Equatable, Sendable {
     // Extension to host.
     /// The extension is running; it gives its process identifier and, as the packet's descriptor, one end
     /// of a socket pair it made, over which the request goes on. The host checks that the pair's maker
-    /// (SO_PEERCRED) is the process it started.
-    case ready(process: Int32)
+    /// (SO_PEERCRED) is the process it started; and whether its program was compiled with optimisation.
+    case ready(process: Int32, optimised: Bool)
     /// Load `type` from input attachment `attachment` (numbered across all items, in order) the way `form`
     /// says: the same call, on the host's provider, that the extension made on its own.
     case load(id: UInt32, attachment: UInt32, type: String, form: WireForm)
@@ -29,6 +29,9 @@ package enum RuntimeMessage: Equatable, Sendable {
     case deliver(index: UInt32, content: WireContent)
     /// A notification center call; `categories` and `delivered` are answered with `centerAnswer` of the same `id`.
     case center(id: UInt32, call: WireCenterCall)
+    /// The extension ended its request again, with `call` (`completeRequest(returningItems:)` or
+    /// `cancelRequest(withError:)`), after it had ended it: for the report, since the call itself is ignored.
+    case endedAgain(call: String)
 
     // Host to extension.
     /// The request: the input items, their attachments' registered types and forms, no payloads.
@@ -56,6 +59,9 @@ package enum RuntimeMessage: Equatable, Sendable {
 
     static let magic: [UInt8] = [0x4F, 0x53]  // "OS"
     static let version: UInt8 = 1
+    /// The calls that end a request, as `endedAgain` names them.
+    package static let endingCalls: Set<String> = ["completeRequest(returningItems:)", "cancelRequest(withError:)"]
+
     /// The largest packet either side sends or accepts.
     package static let maximumPacket = 64 << 10
     /// Payloads up to this size travel inside the message; larger ones in a sealed memory file.
@@ -196,7 +202,7 @@ package struct ProtocolViolation: Error, Equatable, Sendable, CustomStringConver
 
 extension RuntimeMessage {
     private enum Kind: UInt8 {
-        case ready = 1, load, cancelLoad, openURL, complete, cancel, alert, deliver, center
+        case ready = 1, load, cancelLoad, openURL, complete, cancel, alert, deliver, center, endedAgain
         case request = 32, loaded, openedURL, timeWarning, progress, streamEnded, ended, notification, centerAnswer
     }
 
@@ -206,8 +212,8 @@ extension RuntimeMessage {
         writer.bytes += Self.magic
         writer.u8(Self.version)
         switch self {
-        case .ready(let process):
-            writer.u8(Kind.ready.rawValue); writer.u32(UInt32(bitPattern: process)); writer.descriptors += 1
+        case .ready(let process, let optimised):
+            writer.u8(Kind.ready.rawValue); writer.u32(UInt32(bitPattern: process)); writer.u8(optimised ? 1 : 0); writer.descriptors += 1
         case .load(let id, let attachment, let type, let form):
             writer.u8(Kind.load.rawValue); writer.u32(id); writer.u32(attachment); writer.string(type); writer.u8(form.rawValue)
         case .cancelLoad(let id):
@@ -242,6 +248,8 @@ extension RuntimeMessage {
             writer.u8(Kind.deliver.rawValue); writer.u32(index); writer.content(content)
         case .center(let id, let call):
             writer.u8(Kind.center.rawValue); writer.u32(id); writer.centerCall(call)
+        case .endedAgain(let call):
+            writer.u8(Kind.endedAgain.rawValue); writer.string(call)
         case .notification(let index, let identifier, let content):
             writer.u8(Kind.notification.rawValue); writer.u32(index); writer.string(identifier); writer.content(content)
         case .centerAnswer(let id, let answer):
@@ -260,7 +268,7 @@ extension RuntimeMessage {
         guard let kind = Kind(rawValue: code) else { throw ProtocolViolation("unknown message kind \(code)") }
         let message: RuntimeMessage
         switch kind {
-        case .ready: message = .ready(process: Int32(bitPattern: try reader.u32())); reader.descriptors += 1
+        case .ready: message = .ready(process: Int32(bitPattern: try reader.u32()), optimised: try reader.flag()); reader.descriptors += 1
         case .load: message = .load(id: try reader.u32(), attachment: try reader.u32(), type: try reader.string(), form: try reader.form())
         case .cancelLoad: message = .cancelLoad(id: try reader.u32())
         case .openURL: message = .openURL(id: try reader.u32(), url: try reader.string())
@@ -286,6 +294,10 @@ extension RuntimeMessage {
         case .ended: message = .ended
         case .deliver: message = .deliver(index: try reader.u32(), content: try reader.content())
         case .center: message = .center(id: try reader.u32(), call: try reader.centerCall())
+        case .endedAgain:
+            let call = try reader.string()
+            guard RuntimeMessage.endingCalls.contains(call) else { throw ProtocolViolation("a request ended again by \"\(call)\", which does not end a request") }
+            message = .endedAgain(call: call)
         case .notification: message = .notification(index: try reader.u32(), identifier: try reader.string(), content: try reader.content())
         case .centerAnswer: message = .centerAnswer(id: try reader.u32(), answer: try reader.centerAnswer())
         }

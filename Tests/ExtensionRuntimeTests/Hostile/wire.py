@@ -66,7 +66,7 @@ boot = socket.socket(fileno=3)
 def connect(process=None):
     """The handshake: a socket pair of our own, one end handed over with ready; then the request."""
     mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    send_on(boot, message(READY, u32(os.getpid() if process is None else process)), [theirs.fileno()])
+    send_on(boot, message(READY, u32(os.getpid() if process is None else process) + b"\x01"), [theirs.fileno()])
     theirs.close()
     return mine
 
