@@ -28,10 +28,11 @@ deps:
 	@Tools/install-system-packages.sh $(PACKAGES)
 	@python3 -c "import blake3, PIL, jsonschema" 2>/dev/null || python3 -m pip install --quiet --root-user-action=ignore $(PYTHON_PACKAGES)
 
-# Each bundle is made as a user's are: by the package's own plugin, `swift package appex`.
+# Each bundle is made as a user's are: by the package's own plugin, `swift package appex`, optimised, as a
+# device runs an extension (a debug build's times are not a device's, and its runs say so: `debug-build`).
 extensions: deps
 	@$(SWIFT) build
-	@$(SWIFT) package --allow-writing-to-package-directory appex --configuration debug --output .build/extensions \
+	@$(SWIFT) package --allow-writing-to-package-directory appex --configuration release --output .build/extensions \
 		$(EXTENSIONS:%=--product %)
 
 demo: extensions

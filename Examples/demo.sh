@@ -40,5 +40,7 @@ show test .build/extensions/Uppercase.appex .build/extensions/ImageSaver.appex .
     echo "(exit status $?: the memory hog is interrupted wherever it is offered)"
 show notify .build/extensions/BundledAttachment.appex --payload Examples/payloads/lunch.json --payload Examples/payloads/plain.json \
     --data-store demo-data-store
-show notify .build/extensions/BannerRenderer.appex --payload Examples/payloads/lunch.json --device iphone-13 --data-store demo-data-store ||
-    echo "(exit status $?: killed at 24 MB on a scale-3 phone; on iphone-se-2 it fits)"
+show notify .build/extensions/BannerRenderer.appex --payload Examples/payloads/lunch.json --data-store demo-data-store ||
+    echo "(exit status $?: killed at 24 MB on the default phone, drawing at 3x; --device iphone-se-2 draws at 2x and fits)"
+show run .build/extensions/CompletesTwice.appex --host notes --text "milk" ||
+    echo "(exit status $?: it completed, but ended its request twice: a finding that fails the run)"
