@@ -263,7 +263,7 @@ if let sharing = package.targets.firstIndex(where: { $0.name == "sharing" }) {
 /// The example extensions (Examples/Extensions): each an executable that `make extensions` puts in a bundle
 /// of the same name beside its Info.plist.
 let exampleExtensions: [(name: String, dependencies: [Target.Dependency])] = [
-    ("Uppercase", []), ("CompletesTwice", []), ("ImageSaver", ["InboxSaver"]), ("FileSaver", ["InboxSaver"]),
+    ("Uppercase", []), ("CompletesTwice", []), ("ForgetfulPost", ["SharingShim"]), ("ImageSaver", ["InboxSaver"]), ("FileSaver", ["InboxSaver"]),
     ("NeverCompletes", []), ("CrashesMidLoad", []), ("MemoryHog", []), ("ShareProber", ["HostProfiles"]),
     ("NaiveResizer", ["PhotoResizing"]), ("DownsamplingResizer", ["PhotoResizing"]), ("ImportAction", []), ("UploadShare", ["PhotoResizing"]),
     ("BannerRenderer", []), ("BundledAttachment", []), ("DecryptingService", []), ("SilentService", []), ("NotificationProber", []),

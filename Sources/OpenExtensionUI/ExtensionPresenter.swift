@@ -60,6 +60,8 @@ public struct PresentedAlert: Sendable, Equatable {
 public enum ExtensionPresenter {
     /// Told of each alert once the user has done what they do with it (or at once, when they do nothing).
     public static var alertObserver: (@MainActor (PresentedAlert) -> Void)?
+    /// Told of each button of the system's compose sheet the user taps (`Post`, `Cancel`), as they tap it.
+    public static var tapObserver: (@MainActor (String) -> Void)?
 
     /// Presents `controller` for the request `context` describes, used by `user`. The URLs it asks the
     /// application to open go to `context`'s `open(_:completionHandler:)`.

@@ -33,6 +33,7 @@ open class SLComposeServiceViewController: UIViewController {
         // A user waiting to post does, once the content becomes valid.
         if postEnabled && waitingToPost {
             waitingToPost = false
+            ExtensionPresenter.tapObserver?("Post")
             DispatchQueue.main.async { self.didSelectPost() }
         }
     }
@@ -47,8 +48,14 @@ open class SLComposeServiceViewController: UIViewController {
     func userArrives(_ user: ExtensionUser) {
         switch user {
         case .post:
-            if postEnabled { didSelectPost() } else { waitingToPost = true }
+            if postEnabled {
+                ExtensionPresenter.tapObserver?("Post")
+                didSelectPost()
+            } else {
+                waitingToPost = true
+            }
         case .cancel:
+            ExtensionPresenter.tapObserver?("Cancel")
             cancel()
         case .none:
             break

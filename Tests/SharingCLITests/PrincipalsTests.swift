@@ -108,6 +108,18 @@ struct PrincipalsTests {
         }
     }
 
+    @Test("a compose sheet whose Post never ends the request is out of time with what the user did named; with no user, the bare timeout",
+          arguments: [("post", "interrupted-timeout: out of time (request): Post was tapped and the request was never ended (didSelectPost() must complete or cancel it)"),
+                      ("none", "interrupted-timeout: out of time (request)\n")])
+    func postNeverEnded(user: String, said: String) async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("ForgetfulPost", in: directory)
+            let result = try await Sharing.run(["run", bundle.path, "--host", "notes", "--text", "milk", "--user", user, "--timeout", "2"])
+            #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
+            #expect(result.standardOutput.contains("ForgetfulPost: " + said), "\(result.standardOutput)")
+        }
+    }
+
     @Test("with no --device a phone is played: a 10 MP photo resized through UIImage is ended for memory on the default 3× phone (iPhone 13, 120 MB) and completes on iphone-se-2",
           arguments: [([], 1), (["--device", "iphone-se-2"], 0)] as [([String], Int32)])
     func defaultDevice(device: [String], exit: Int32) async throws {

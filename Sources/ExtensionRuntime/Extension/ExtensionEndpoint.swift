@@ -150,7 +150,7 @@ final class ExtensionEndpoint: Sendable {
             pending.withLock { $0.centerCalls.removeValue(forKey: id) }?.resolve(answer)
         case .ended:
             endedHandler.withLock { $0 }?()
-        case .request, .ready, .load, .cancelLoad, .openURL, .complete, .cancel, .alert, .deliver, .center, .endedAgain:
+        case .request, .ready, .load, .cancelLoad, .openURL, .complete, .cancel, .alert, .deliver, .center, .endedAgain, .tapped:
             ExtensionProcess.say("the host sent an extension's message (\(message.kindName)); ignored")
         }
     }
@@ -252,6 +252,11 @@ final class ExtensionEndpoint: Sendable {
     func report(_ alert: PresentedAlert) {
         let wire = WireAlert(title: alert.title, message: alert.message, actions: alert.actions, chosen: Int32(alert.chosen ?? -1))
         try? channel.send(RuntimeMessage.alert(wire).encoded().bytes)
+    }
+
+    /// Tells the host the user tapped `button` of the compose sheet.
+    func reportTap(_ button: String) {
+        try? channel.send(RuntimeMessage.tapped(button: button).encoded().bytes)
     }
 
     /// Tells the host the extension ended its request again with `call`, which was ignored.

@@ -77,6 +77,7 @@ public enum ExtensionProcess {
                 HeldPrincipal.kept = principal
                 if let controller = principal as? UIViewController {
                     ExtensionPresenter.alertObserver = { connection.report($0) }
+                    ExtensionPresenter.tapObserver = { connection.reportTap($0) }
                     ExtensionPresenter.present(controller, with: context, user: user)
                 } else {
                     principal.beginRequest(with: context)

@@ -33,6 +33,8 @@ public struct ExtensionRun: Sendable {
     public var waitedForCore: Duration = .zero
     /// What the runtime found beside the outcome: a request ended twice, a program not optimised.
     public var findings: [Finding] = []
+    /// The last button of the system's compose sheet the scripted user tapped (`Post`, `Cancel`), if any.
+    public var tapped: String?
 
     /// The outcome in the runtime's one vocabulary.
     public var status: ExtensionStatus {
@@ -52,6 +54,8 @@ public struct ExtensionRun: Sendable {
         switch outcome {
         case .completed: nil
         case .cancelled(let error): "\(error.domain) \(error.code): \(error.localizedDescription)"
+        case .interrupted(.timeout(.request)) where tapped == "Post":
+            "out of time (request): Post was tapped and the request was never ended (didSelectPost() must complete or cancel it)"
         case .interrupted(let reason): reason.description
         }
     }

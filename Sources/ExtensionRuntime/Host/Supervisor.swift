@@ -80,6 +80,8 @@ final class Supervisor {
     private var afterCompletionExpired = false
     /// Notification center calls not yet answered, in order.
     private var centerCalls: [(id: UInt32, call: WireCenterCall)] = []
+    /// The last button of the compose sheet the user tapped.
+    private var tapped: String?
     /// What the run found, each code once, in the order first seen.
     private var findings: [Finding] = []
 
@@ -304,6 +306,7 @@ final class Supervisor {
                                sandbox: ExtensionSandbox(pidNamespace: tree.containment == .pidNamespace, landlock: ProcessTree.landlockVersion))
         run.alerts = alerts
         run.findings = findings
+        run.tapped = tapped
         if outcome != nil, let endedAt, let terminatedAt { run.livedAfterCompletion = max(.zero, terminatedAt - endedAt) }
         run.afterCompletionExpired = afterCompletionExpired
         run.requestTime = requestTime
@@ -507,6 +510,9 @@ final class Supervisor {
             guard ready else { throw ProtocolViolation("a request ended again before ready") }
             guard desk == nil else { throw ProtocolViolation("a request ended again by a notification service") }
             endedAgain(by: call)
+        case .tapped(let button):
+            guard ready else { throw ProtocolViolation("a tap before ready") }
+            tapped = button
         case .alert(let alert):
             guard ready else { throw ProtocolViolation("an alert before ready") }
             guard alerts.count < Self.alertRecords else { return }
@@ -605,6 +611,7 @@ extension RuntimeMessage {
         case .deliver: "deliver"
         case .center: "center"
         case .endedAgain: "endedAgain"
+        case .tapped: "tapped"
         case .notification: "notification"
         case .centerAnswer: "centerAnswer"
         }

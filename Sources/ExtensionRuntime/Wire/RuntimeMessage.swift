@@ -32,6 +32,8 @@ package enum RuntimeMessage: Equatable, Sendable {
     /// The extension ended its request again, with `call` (`completeRequest(returningItems:)` or
     /// `cancelRequest(withError:)`), after it had ended it: for the report, since the call itself is ignored.
     case endedAgain(call: String)
+    /// The scripted user tapped a button of the system's compose sheet (`Post`, `Cancel`), for the report.
+    case tapped(button: String)
 
     // Host to extension.
     /// The request: the input items, their attachments' registered types and forms, no payloads.
@@ -61,6 +63,9 @@ package enum RuntimeMessage: Equatable, Sendable {
     static let version: UInt8 = 1
     /// The calls that end a request, as `endedAgain` names them.
     package static let endingCalls: Set<String> = ["completeRequest(returningItems:)", "cancelRequest(withError:)"]
+
+    /// The compose sheet's buttons, as `tapped` names them.
+    package static let sheetButtons: Set<String> = ["Post", "Cancel"]
 
     /// The largest packet either side sends or accepts.
     package static let maximumPacket = 64 << 10
@@ -202,7 +207,7 @@ package struct ProtocolViolation: Error, Equatable, Sendable, CustomStringConver
 
 extension RuntimeMessage {
     private enum Kind: UInt8 {
-        case ready = 1, load, cancelLoad, openURL, complete, cancel, alert, deliver, center, endedAgain
+        case ready = 1, load, cancelLoad, openURL, complete, cancel, alert, deliver, center, endedAgain, tapped
         case request = 32, loaded, openedURL, timeWarning, progress, streamEnded, ended, notification, centerAnswer
     }
 
@@ -250,6 +255,8 @@ extension RuntimeMessage {
             writer.u8(Kind.center.rawValue); writer.u32(id); writer.centerCall(call)
         case .endedAgain(let call):
             writer.u8(Kind.endedAgain.rawValue); writer.string(call)
+        case .tapped(let button):
+            writer.u8(Kind.tapped.rawValue); writer.string(button)
         case .notification(let index, let identifier, let content):
             writer.u8(Kind.notification.rawValue); writer.u32(index); writer.string(identifier); writer.content(content)
         case .centerAnswer(let id, let answer):
@@ -298,6 +305,10 @@ extension RuntimeMessage {
             let call = try reader.string()
             guard RuntimeMessage.endingCalls.contains(call) else { throw ProtocolViolation("a request ended again by \"\(call)\", which does not end a request") }
             message = .endedAgain(call: call)
+        case .tapped:
+            let button = try reader.string()
+            guard RuntimeMessage.sheetButtons.contains(button) else { throw ProtocolViolation("a tap of \"\(button)\", which is no button of the compose sheet") }
+            message = .tapped(button: button)
         case .notification: message = .notification(index: try reader.u32(), identifier: try reader.string(), content: try reader.content())
         case .centerAnswer: message = .centerAnswer(id: try reader.u32(), answer: try reader.centerAnswer())
         }
