@@ -95,6 +95,30 @@ struct NotifyCommandTests {
         }
     }
 
+    @Test("a simulator push file (.apns) runs unchanged when its Simulator Target Bundle is the extension's app; naming another app is bad input, exit 2, saying why")
+    func simulatorFile() async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("NotificationProber", in: directory)
+            let mine = try write(#"{"Simulator Target Bundle": "org.opensharing.examples", "aps": {"alert": {"title": "Ana", "body": "Hi"}, "mutable-content": 1}}"#,
+                                 named: "mine.apns", in: directory)
+            var result = try await Sharing.run(["notify", bundle.path, "--payload", mine, "--json"])
+            #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+            let report = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+            let shown = (report?["notifications"] as? [[String: Any]])?.first
+            #expect(shown?["delivered"] as? String == "modified" && shown?["status"] as? String == "completed", "\(result.standardOutput)")
+            let theirs = try write(#"{"Simulator Target Bundle": "com.example.other", "aps": {"alert": "Hi", "mutable-content": 1}}"#, named: "theirs.apns", in: directory)
+            result = try await Sharing.run(["notify", bundle.path, "--payload", theirs])
+            #expect(result.status == 2)
+            #expect(result.standardError == "sharing: error: --payload \(theirs): its Simulator Target Bundle is com.example.other, and NotificationProber "
+                    + "(org.opensharing.examples.NotificationProber) extends no such app: the simulator would deliver it to com.example.other, never to this "
+                    + "extension; name the extension's app there, or leave the key out\n", "\(result.standardError)")
+            let number = try write(#"{"Simulator Target Bundle": 7, "aps": {"alert": "Hi"}}"#, named: "number.apns", in: directory)
+            result = try await Sharing.run(["notify", bundle.path, "--payload", number])
+            #expect(result.status == 2)
+            #expect(result.standardError.contains("Simulator Target Bundle is a number, not an app's bundle identifier"), "\(result.standardError)")
+        }
+    }
+
     @Test("a payload Apple accepts but no message could carry to the extension (nested 70 deep, or expanding past 64 KiB) is refused before any process starts, exit 2, saying why")
     func uncarried() async throws {
         try await withTemporaryDirectory { directory in

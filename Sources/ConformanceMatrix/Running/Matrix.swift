@@ -107,7 +107,11 @@ public struct Matrix: Sendable {
                 for file in payloadFiles {
                     // A payload Apple's push service would refuse reaches no device: decided here, no process started.
                     var refusal: String?
-                    do { _ = try MatrixCell.readPayload(file) } catch { refusal = "refused before the extension: \(error.message)" }
+                    do {
+                        refusal = MatrixCell.misdirected(try MatrixCell.readPayload(file), to: bundle).map { "never delivered to the extension: \($0)" }
+                    } catch {
+                        refusal = "refused before the extension: \(error.message)"
+                    }
                     for device in devices {
                         for fault in faults where fault.appliesToNotifications {
                             let folder = directory(cells.count)

@@ -61,6 +61,9 @@ extension MatrixCell {
             throw CellError(.badBundle, field: "bundle", "\(self.bundle) is a \(bundle.extensionPointIdentifier) extension, not a notification service (\(DeviceClass.notificationService))")
         }
         let pushes = try payloads.map { path throws(CellError) in try Self.readPayload(path) }
+        for push in pushes {
+            if let refusal = Self.misdirected(push, to: bundle) { throw CellError(.badPayload, field: "--payload", refusal) }
+        }
         let store = try directory(dataStore, field: "dataStore")
             ?? FileManager.default.temporaryDirectory.appending(component: "opensharing-data-store-\(UUID().uuidString)")
         let groups = try directory(appGroup, field: "appGroup")
@@ -90,6 +93,13 @@ extension MatrixCell {
         } catch {
             throw CellError(.badPayload, field: "--payload", "\(error)")
         }
+    }
+
+    /// Why a simulator push file names another app than the one `bundle` extends, if it does.
+    static func misdirected(_ push: PushPayload, to bundle: ExtensionBundle) -> String? {
+        guard !push.isFor(extensionIdentifier: bundle.bundleIdentifier), let app = push.simulatorTargetBundle else { return nil }
+        return "\(push.name): its Simulator Target Bundle is \(app), and \(bundle.name) (\(bundle.bundleIdentifier)) extends no such app: the simulator "
+            + "would deliver it to \(app), never to this extension; name the extension's app there, or leave the key out"
     }
 
     /// The bundle, opened and checked.

@@ -15,6 +15,17 @@ public struct PushPayload: Sendable {
     public var skipsServiceExtension: String?
     /// The content the payload shows as it is.
     package var content: WireContent
+    /// The app a simulator push file (`.apns`) is for, its top-level `Simulator Target Bundle` (Xcode 11.4's
+    /// release notes: the simulator delivers the file to the app with that bundle identifier).
+    public var simulatorTargetBundle: String?
+
+    /// Whether the simulator would deliver this payload to the app whose extension is identified by
+    /// `extensionIdentifier`: true when the payload names no app, or names the extension's app (an extension's
+    /// identifier is its app's followed by a dot and a name of its own).
+    public func isFor(extensionIdentifier: String) -> Bool {
+        guard let app = simulatorTargetBundle else { return true }
+        return extensionIdentifier.hasPrefix(app + ".") || extensionIdentifier == app
+    }
 
     /// The request iOS gives a notification service for this payload: its identifier, the content the payload
     /// shows, a push trigger.
@@ -52,6 +63,11 @@ public struct PushPayload: Sendable {
         }
         guard let apsValue = root["aps"] else { throw PushPayloadError(.noAPS, name: name, "has no aps dictionary") }
         guard let aps = apsValue as? [String: Any] else { throw PushPayloadError(.wrongType, name: name, "aps is \(Self.kind(of: apsValue)), not a dictionary") }
+        switch root["Simulator Target Bundle"] {
+        case nil: break
+        case let app as String where !app.isEmpty: simulatorTargetBundle = app
+        case let other?: throw PushPayloadError(.wrongType, name: name, "Simulator Target Bundle is \(Self.kind(of: other)), not an app's bundle identifier")
+        }
         let reader = Reader(name: name)
         var content = WireContent()
         do {
