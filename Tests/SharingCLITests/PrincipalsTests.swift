@@ -58,7 +58,7 @@ struct PrincipalsTests {
         }
     }
 
-    @Test("work after completion: the upload runs after the request completed; one longer than the time after completion is told it expired")
+    @Test("work after completion: the upload runs after the request completed; one longer than the time after completion is told it expired, and is work lost at exit")
     func afterCompletion() async throws {
         try await withTemporaryDirectory { directory in
             let bundle = try ExampleBundle.make("UploadShare", in: directory)
@@ -70,14 +70,18 @@ struct PrincipalsTests {
             // the machine's load's to say), and finished.
             #expect((quick["livedAfterCompletion"] as? Double ?? 0) > 0)
             #expect(quick["afterCompletionExpired"] as? Bool == false)
+            #expect((quick["findings"] as? [[String: Any]])?.contains { $0["code"] as? String == "work-lost-at-exit" } == false)
             #expect(FileManager.default.fileExists(atPath: groups.appending(path: "group.org.opensharing.examples/Uploads/sunset.jpeg").path))
             // 24 MB at 4 MB a second outlasts the 5 seconds after completion: the upload is told, stops, and says where.
             let large = directory.appending(path: "large.bin")
             try Data(repeating: 7, count: 24 << 20).write(to: large)
-            let slow = try json(try await Sharing.run(["run", bundle.path, "--host", "files", "--file", large.path, "--app-group", groups.path,
-                                                       "--json"]).standardOutput)
+            let slowRun = try await Sharing.run(["run", bundle.path, "--host", "files", "--file", large.path, "--app-group", groups.path, "--json"])
+            let slow = try json(slowRun.standardOutput)
             #expect(slow["status"] as? String == "completed")
             #expect(slow["afterCompletionExpired"] as? Bool == true)
+            // Completed, and its upload lost: a finding that fails the run.
+            let lost = (slow["findings"] as? [[String: Any]])?.first { $0["code"] as? String == "work-lost-at-exit" }
+            #expect(lost?["severity"] as? String == "fail" && slowRun.status == 1, "\(slowRun.standardOutput)")
             // At least its five seconds; how much longer, as the host's clock saw it, is the machine's load's to say
             // (the budget is charged as a device charges it, never the time it waited for a core).
             let lived = try #require(slow["livedAfterCompletion"] as? Double)

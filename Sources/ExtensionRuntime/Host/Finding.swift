@@ -8,6 +8,8 @@ public struct Finding: Codable, Sendable, Hashable, CustomStringConvertible {
         case handlerCalledTwice = "handler-called-twice"
         /// An extension ended its request (completed or cancelled it) more than once.
         case requestEndedTwice = "request-ended-twice"
+        /// Work the runtime can see was still running when the time after completion ran out.
+        case workLostAtExit = "work-lost-at-exit"
         /// The program was built without optimisation: its times are not a device's.
         case debugBuild = "debug-build"
 
@@ -15,7 +17,7 @@ public struct Finding: Codable, Sendable, Hashable, CustomStringConvertible {
         /// expectations allow it.
         public var severity: Severity {
             switch self {
-            case .handlerCalledTwice, .requestEndedTwice: .fail
+            case .handlerCalledTwice, .requestEndedTwice, .workLostAtExit: .fail
             case .debugBuild: .warn
             }
         }

@@ -425,7 +425,12 @@ final class Supervisor {
         } else {
             warned = phaseClock.phase
             nextClockCheck = now + limits.grace
-            if phaseClock.phase == .afterCompletion { afterCompletionExpired = true }
+            if phaseClock.phase == .afterCompletion {
+                afterCompletionExpired = true
+                found(Finding(.workLostAtExit, "its work after completing the request (a completion handler or an expiring activity) was still running "
+                              + "when its time after completion ran out: it was told its activity expired, and what it had not done is lost, as on a "
+                              + "device, which suspends an extension soon after it completes"))
+            }
             outbox.send(.timeWarning(phase: phaseClock.phase))
         }
     }
