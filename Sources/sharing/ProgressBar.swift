@@ -22,12 +22,12 @@ final class ProgressBar: @unchecked Sendable {
 
     func finish() {
         timer.cancel()
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        Output.redraw("")
     }
 
     private static func draw(_ fraction: Double) {
         let width = 30, filled = Int((fraction * Double(width)).rounded(.down))
         let bar = String(repeating: "#", count: max(0, min(width, filled))) + String(repeating: " ", count: max(0, width - filled))
-        FileHandle.standardError.write(Data("\rreceiving [\(bar)] \(Int(fraction * 100))%".utf8))
+        Output.redraw("receiving [\(bar)] \(Int(fraction * 100))%")
     }
 }
