@@ -381,7 +381,7 @@ struct MatrixCommandTests {
         }
     }
 
-    @Test("host-killed: the host dies mid-run and the matrix finds nothing of the extension left a second later; alone, the command kills its own host")
+    @Test("host-killed: the host dies mid-run and the matrix finds nothing of the extension left once what the kernel was ending has ended; alone, the command kills its own host")
     func hostKilled() async throws {
         try await withTemporaryDirectory { directory in
             let json = directory.appending(path: "report.json")
