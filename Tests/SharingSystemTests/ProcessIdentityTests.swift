@@ -41,11 +41,17 @@ struct ProcessIdentityTests {
         try body(host)
     }
 
-    /// The host's descendants once there are `count` of them (waiting up to two seconds).
+    /// The host's descendants once there are `count` of them and each runs `sleep` (waiting up to ten seconds): a
+    /// child forked but not yet executing may not have set its parent-death signal yet.
     func descendants(of host: pid_t, count: Int) -> Set<ProcessIdentity> {
-        for _ in 0..<100 {
+        func sleeping(_ found: Set<ProcessIdentity>) -> Bool {
+            found.count >= count && found.allSatisfy { identity in
+                (try? String(contentsOfFile: "/proc/\(identity.pid)/comm", encoding: .utf8)) == "sleep\n"
+            }
+        }
+        for _ in 0..<500 {
             let found = ProcessIdentity.descendants(of: host)
-            if found.count >= count { return found }
+            if sleeping(found) { return found }
             usleep(20_000)
         }
         return ProcessIdentity.descendants(of: host)
