@@ -131,8 +131,11 @@ let package = Package(
                 "Thumbnails",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            plugins: ["VersionStamp"]
         ),
+        // The version `sharing` reports: the checkout's, from git, stamped at build time.
+        .plugin(name: "VersionStamp", capability: .buildTool()),
         // `swift package appex --product NAME`: an extension's product as NAME.appex, made by `sharing bundle`.
         .plugin(
             name: "Appex",

@@ -7,7 +7,8 @@
 #   Tools/versioned-clone.sh DIRECTORY
 set -eu
 cd "$(dirname "$0")/.."
-version=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/sharing/Sharing.swift)
+# The version Tests/Compatibility/Package.swift depends on.
+version=0.1.0
 mkdir -p "$1"
 rm -rf "$1"/*
 clone="$(mktemp -d "$1/XXXXXX")/OpenSharing"

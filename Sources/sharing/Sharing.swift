@@ -8,7 +8,8 @@ import Foundation
 /// missing or unreadable input — with a message naming what was wrong.
 @main
 struct Sharing: AsyncParsableCommand {
-    static let version = "0.1.0"
+    /// The checkout's version (`git describe --tags --always`), stamped at build time by the VersionStamp plugin.
+    static let version = stampedVersion
 
     static let configuration = CommandConfiguration(
         commandName: "sharing",
