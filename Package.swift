@@ -36,6 +36,9 @@ let package = Package(
         // `swift package generate-documentation` (the DocC catalogs of SharingShim, ExtensionRuntime and
         // ConformanceMatrix); a plugin only, nothing a product links.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The Appex plugin's LeftOutCode reads an extension's sources with SwiftParser and SwiftIfConfig; only a
+        // bundling build builds it (602 and 603 both: a user's macros may need either).
+        .package(url: "https://github.com/swiftlang/swift-syntax", "602.0.0"..<"604.0.0"),
     ],
     targets: [
         // Package-only primitives under everything: the lock, and the one reply box.
@@ -136,6 +139,16 @@ let package = Package(
         ),
         // The version `sharing` reports: the checkout's, from git, stamped at build time.
         .plugin(name: "VersionStamp", capability: .buildTool()),
+        // The conditional-compilation blocks of an extension's sources that iOS compiles and Linux does not; a
+        // tool of the Appex plugin's, so that swift-syntax is built only by those who bundle.
+        .executableTarget(
+            name: "LeftOutCode",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"), .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "SwiftIfConfig", package: "swift-syntax"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // `swift package appex --product NAME`: an extension's product as NAME.appex, made by `sharing bundle`.
         .plugin(
             name: "Appex",
@@ -143,7 +156,7 @@ let package = Package(
                 intent: .custom(verb: "appex", description: "Make an extension bundle (NAME.appex) of an executable product, its Info.plist and resources"),
                 permissions: [.writeToPackageDirectory(reason: "to write the extension bundle into .build/appex (or --output)")]
             ),
-            dependencies: ["sharing"]
+            dependencies: ["sharing", "LeftOutCode"]
         ),
         .testTarget(name: "PackageSupportTests", dependencies: ["PackageSupport"], swiftSettings: strictSettings),
         .testTarget(

@@ -2,8 +2,9 @@ import Foundation
 import PackagePlugin
 
 /// `swift package appex --product NAME`: builds an extension's product and makes `NAME.appex` of it — its
-/// program, its target's Info.plist (build settings expanded) and its target's resources — with `sharing
-/// bundle`, where the work is done. Only orchestration here.
+/// program, its target's Info.plist (build settings expanded), its target's resources, and the list of its code
+/// that iOS compiles and this build leaves out (found by `LeftOutCode`) — with `sharing bundle`, where the work
+/// is done. Only orchestration here.
 ///
 ///     swift package --allow-writing-to-package-directory appex --product MyShare [--product …]
 ///         [--configuration release|debug] [--output DIRECTORY] [--bundle-identifier ID] [--set NAME=VALUE …]
@@ -26,6 +27,7 @@ struct Appex: CommandPlugin {
             ?? context.package.directoryURL.appendingPathComponent(".build/appex")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let sharing = try context.tool(named: "sharing")
+        let leftOutCode = try context.tool(named: "LeftOutCode")
 
         for name in products {
             guard let target = mainTarget(of: name, in: context.package) else {
@@ -41,8 +43,15 @@ struct Appex: CommandPlugin {
                 throw AppexError("\(target.name) has no Info.plist in \(target.directoryURL.path): put the extension's there (and exclude it from the target)")
             }
             let resources = target.sourceFiles.filter { $0.type == .resource }.map { $0.url.path }
+            // The code of the extension's own that iOS compiles and this build leaves out: its target's sources and
+            // those of the package's targets it depends on (not other packages', whose Apple branches are theirs).
+            let own = Set(context.package.targets.map(\.id))
+            let targets = [target] + target.recursiveTargetDependencies.filter { own.contains($0.id) }.compactMap { $0 as? SourceModuleTarget }
+            let sources = targets.flatMap { $0.sourceFiles(withSuffix: "swift").map { $0.url.path } }
+            let leftOut = context.pluginWorkDirectoryURL.appendingPathComponent("\(name)-left-out.json")
+            try run(leftOutCode.url, ["--package-directory", context.package.directoryURL.path, "--output", leftOut.path] + sources)
             try run(sharing.url, ["bundle", program.path, "--info-plist", plist.path, "--output", directory.path, "--product-name", name,
-                                  "--module-name", target.moduleName] + resources.flatMap { ["--resource", $0] } + passed)
+                                  "--module-name", target.moduleName, "--left-out", leftOut.path] + resources.flatMap { ["--resource", $0] } + passed)
         }
     }
 
@@ -60,7 +69,9 @@ struct Appex: CommandPlugin {
         process.arguments = arguments
         try process.run()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw AppexError("sharing bundle failed (exit status \(process.terminationStatus))") }
+        guard process.terminationStatus == 0 else {
+            throw AppexError("\(tool.lastPathComponent) \(arguments.first ?? "") failed (exit status \(process.terminationStatus))")
+        }
     }
 }
 
