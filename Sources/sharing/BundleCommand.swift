@@ -1,4 +1,5 @@
 import ArgumentParser
+import ExtensionRuntime
 import Foundation
 import PropertyLists
 import SharingSystem
@@ -52,6 +53,9 @@ struct BundleCommand: ParsableCommand {
     @Option(name: .customLong("development-language"), help: ArgumentHelp("DEVELOPMENT_LANGUAGE (default en).", valueName: "language"))
     var developmentLanguage = "en"
 
+    @Option(name: .customLong("left-out"), help: ArgumentHelp("The extension's code that iOS compiles and this build leaves out, as the appex plugin lists it (JSON); each run reports it.", valueName: "file"))
+    var leftOut: String?
+
     @Option(name: .customLong("set"), help: ArgumentHelp("Another build setting the Info.plist uses (repeatable).", valueName: "NAME=VALUE"))
     var settings: [String] = []
 
@@ -76,6 +80,13 @@ struct BundleCommand: ParsableCommand {
             values[String(setting[..<equals])] = String(setting[setting.index(after: equals)...])
         }
         let plist = try BuildSettings.expandedInfoPlist(at: URL(fileURLWithPath: infoPlist), values: values)
+        let leftOutBlocks = try leftOut.map { path in
+            do {
+                return try LeftOutBlock.list(from: OpenFile.reading(URL(fileURLWithPath: path)).readAll(limit: 4 << 20))
+            } catch {
+                throw BadInput("--left-out \(path): \(error)")
+            }
+        }
         let bundle = URL(fileURLWithPath: output, isDirectory: true).appendingPathComponent("\(name).appex", isDirectory: true)
         do {
             try? FileManager.default.removeItem(at: bundle)
@@ -83,6 +94,7 @@ struct BundleCommand: ParsableCommand {
             try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0).write(to: bundle.appendingPathComponent("Info.plist"))
             // A copy, not a link: Foundation finds Bundle.main's Info.plist beside the program's real path.
             try FileManager.default.copyItem(at: program, to: bundle.appendingPathComponent(name))
+            if let leftOutBlocks { try LeftOutBlock.encoded(leftOutBlocks).write(to: bundle.appendingPathComponent(LeftOutBlock.fileName)) }
             for path in resource {
                 let source = URL(fileURLWithPath: path)
                 guard FileManager.default.fileExists(atPath: source.path) else { throw BadInput("--resource \(path): no such file or folder") }

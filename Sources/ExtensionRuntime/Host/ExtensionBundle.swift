@@ -14,6 +14,9 @@ public struct ExtensionBundle: Sendable {
     public let executable: URL
     /// `NSExtensionPointIdentifier`.
     public let extensionPointIdentifier: String
+    /// The clauses of the extension's own sources that iOS compiles and this build left out, as the Appex
+    /// plugin found them (`LeftOutCode.json`); nil for a bundle made without that look at its sources.
+    public let leftOut: [LeftOutBlock]?
 
     /// The bundle's name: its directory's, less `.appex`.
     public var name: String { url.deletingPathExtension().lastPathComponent }
@@ -53,6 +56,11 @@ public struct ExtensionBundle: Sendable {
         }
         guard let point = manifest.extensionPointIdentifier, !point.isEmpty else {
             throw ExtensionRuntimeError(.missingKey, bundle: path, "Info.plist has no NSExtension dictionary with NSExtensionPointIdentifier")
+        }
+        do {
+            leftOut = try LeftOutBlock.list(in: url)
+        } catch {
+            throw ExtensionRuntimeError(.unreadableLeftOutList, bundle: path, "\(LeftOutBlock.fileName): \(error)")
         }
         self.url = url
         self.manifest = manifest

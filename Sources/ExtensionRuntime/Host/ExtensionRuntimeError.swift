@@ -21,6 +21,8 @@ public struct ExtensionRuntimeError: Error, Sendable, CustomStringConvertible {
         case missingKey
         /// `CFBundleExecutable` names no executable file in the bundle.
         case notExecutable
+        /// The bundle's list of code left out of this build (`LeftOutCode.json`) does not read.
+        case unreadableLeftOutList
         /// A directory of bundles cannot be listed.
         case unreadableDirectory
         /// The extension's container (or the app groups' directory) cannot be made.

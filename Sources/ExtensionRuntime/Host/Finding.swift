@@ -12,13 +12,15 @@ public struct Finding: Codable, Sendable, Hashable, CustomStringConvertible {
         case workLostAtExit = "work-lost-at-exit"
         /// The program was built without optimisation: its times are not a device's.
         case debugBuild = "debug-build"
+        /// Code of the extension's own that a device compiles was left out of this build: it never ran here.
+        case notCompiledHere = "not-compiled-here"
 
         /// How much it counts: a `fail` makes the run fail and the cell not as expected unless the
         /// expectations allow it.
         public var severity: Severity {
             switch self {
             case .handlerCalledTwice, .requestEndedTwice, .workLostAtExit: .fail
-            case .debugBuild: .warn
+            case .debugBuild, .notCompiledHere: .warn
             }
         }
     }
@@ -47,4 +49,14 @@ public struct Finding: Codable, Sendable, Hashable, CustomStringConvertible {
     /// The finding of a program not optimised.
     static let debugBuild = Finding(.debugBuild, "the program was built without optimisation (a debug build): a device never runs "
                                     + "unoptimised code, so its times and memory here are not a device's; bundle it with --configuration release")
+
+    /// The finding of code a device compiles that this build left out, naming the first few blocks.
+    static func notCompiledHere(_ blocks: [LeftOutBlock]) -> Finding {
+        let named = blocks.prefix(5).map(\.description).joined(separator: "; ")
+        let more = blocks.count > 5 ? " and \(blocks.count - 5) more" : ""
+        let count = blocks.count == 1 ? "a block" : "\(blocks.count) blocks"
+        return Finding(.notCompiledHere, "\(count) of the extension's code that iOS compiles \(blocks.count == 1 ? "was" : "were") not compiled here, "
+                       + "so this run did not run \(blocks.count == 1 ? "it" : "them"): \(named)\(more); make such code compile here "
+                       + "(docs/your-extension.md, \"Code only iOS compiles\")")
+    }
 }

@@ -83,7 +83,7 @@ final class Supervisor {
     /// The last button of the compose sheet the user tapped.
     private var tapped: String?
     /// What the run found, each code once, in the order first seen.
-    private var findings: [Finding] = []
+    private var findings: [Finding]
 
     /// How often the resident memory is read: at 500 MB/s an allocation grows 2.5 MB in that time.
     static let memoryInterval: Duration = .milliseconds(5)
@@ -120,6 +120,7 @@ final class Supervisor {
          appGroupContainers: URL?, cgroup: URL?, pidNamespace: Bool, openURL: (@Sendable (URL) -> Bool)?,
          faults: HostFaults = HostFaults()) throws(ExtensionRuntimeError) {
         self.bundle = bundle
+        findings = bundle.leftOut.map { $0.isEmpty ? [] : [.notCompiledHere($0)] } ?? []
         self.limits = limits
         self.baseline = baseline
         self.openURL = openURL
