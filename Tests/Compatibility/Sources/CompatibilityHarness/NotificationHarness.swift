@@ -32,14 +32,7 @@ public enum NotificationHarness {
                                timeLimit: Duration = .seconds(30)) async throws -> ShownNotification {
         let push = try PushPayload(json: JSONSerialization.data(withJSONObject: payload), name: "payload.json")
         let here = await deliverHere(service, push, filtering: filtering, timeLimit: timeLimit)
-        let module = String(reflecting: type(of: service)).split(separator: ".").first.map(String.init) ?? ""
-        let bundle = ExtensionHarness.bundles.appendingPathComponent("\(module).appex")
-        guard FileManager.default.fileExists(atPath: bundle.path) else { throw MissingBundle(path: bundle.path) }
-        let store = FileManager.default.temporaryDirectory.appendingPathComponent("opensharing-data-store-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: store) }
-        var limits = ExtensionLimits.defaults(forExtensionPoint: "com.apple.usernotifications.service")
-        limits.request = timeLimit
-        let runs = try await ExtensionHost(limits: limits).deliver([push], to: ExtensionBundle(url: bundle), dataStore: store, allowsFiltering: filtering)
+        let (module, runs) = try await deliverAsProcess(service, push, filtering: filtering, timeLimit: timeLimit)
         let delivery = runs.deliveries[0]
         let there = ShownNotification(shown: delivery.shown.rawValue, title: delivery.content.title, body: delivery.content.body,
                                       attachmentTypes: delivery.content.attachments.map(\.type))
@@ -48,6 +41,27 @@ public enum NotificationHarness {
             throw Unalike(bundle: module, here: "\(here)", there: "\(there) (\(delivery.reason ?? "no reason")); its log: \(log)")
         }
         return here
+    }
+
+    /// What the run of `service`'s process delivered `payload` found, each as `CODE: message`.
+    public static func findings(_ service: UNNotificationServiceExtension, payload: [String: Any]) async throws -> [String] {
+        let push = try PushPayload(json: JSONSerialization.data(withJSONObject: payload), name: "payload.json")
+        let (_, runs) = try await deliverAsProcess(service, push, filtering: false, timeLimit: .seconds(30))
+        return runs.processes.flatMap(\.findings).map(\.description)
+    }
+
+    /// `push` delivered to the bundle of `service`'s module, made by `swift package appex`, as its own process.
+    private static func deliverAsProcess(_ service: UNNotificationServiceExtension, _ push: PushPayload, filtering: Bool,
+                                         timeLimit: Duration) async throws -> (module: String, runs: NotificationRuns) {
+        let module = String(reflecting: type(of: service)).split(separator: ".").first.map(String.init) ?? ""
+        let bundle = ExtensionHarness.bundles.appendingPathComponent("\(module).appex")
+        guard FileManager.default.fileExists(atPath: bundle.path) else { throw MissingBundle(path: bundle.path) }
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("opensharing-data-store-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: store) }
+        var limits = ExtensionLimits.defaults(forExtensionPoint: "com.apple.usernotifications.service")
+        limits.request = timeLimit
+        return (module, try await ExtensionHost(limits: limits).deliver([push], to: ExtensionBundle(url: bundle), dataStore: store,
+                                                                         allowsFiltering: filtering))
     }
 
     /// The first content a handler was given, and how many times it was called.

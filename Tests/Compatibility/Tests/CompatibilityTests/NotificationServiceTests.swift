@@ -2,6 +2,7 @@
 @testable import CallOnceService
 import CompatibilityHarness
 @testable import DiscardService
+@testable import ErrorImageService
 import Foundation
 @testable import ImageDownloadService
 import SharingShim
@@ -35,6 +36,28 @@ struct NotificationServiceCompatibilityTests {
             let none = try await NotificationHarness.deliver(ImageDownloadService.NotificationService(),
                                                              payload: Self.push(["fcm_options": ["image": base.absoluteString + "/image"]]))
             #expect(none == ShownNotification(shown: "modified", title: "Ana", body: "Lunch?", attachmentTypes: []))
+        }
+    }
+
+    @Test("Home Assistant's error image, drawn under #if os(iOS): the run shows no image and names the branch that never ran")
+    func errorImageLeftOut() async throws {
+        try await withServer { base in
+            // Nothing is at /missing.png: the download fails, and the branch that would attach an error image is iOS's.
+            let payload = Self.push(["attachment": ["url": base.appendingPathComponent("missing.png").absoluteString]])
+            let shown = try await NotificationHarness.deliver(ErrorImageService.NotificationService(), payload: payload)
+            #expect(shown == ShownNotification(shown: "modified", title: "Ana", body: "Lunch?", attachmentTypes: []))
+            let findings = try await NotificationHarness.findings(ErrorImageService.NotificationService(), payload: payload)
+            // Beside debug-build: the suite bundles in debug, as a developer does while writing.
+            let leftOut = findings.filter { $0.hasPrefix("not-compiled-here") }
+            #expect(leftOut.count == 1, "\(findings)")
+            let finding = try #require(leftOut.first)
+            #expect(finding.hasPrefix("not-compiled-here: 2 blocks of the extension's code that iOS compiles were not compiled here"))
+            #expect(finding.contains("Sources/ErrorImageService/NotificationService.swift:27: #if os(iOS)"))
+            #expect(finding.contains("Sources/ErrorImageService/NotificationService.swift:37: #if os(iOS)"))
+            // Firebase's helper has no code only iOS compiles (its FoundationNetworking import is Linux's).
+            let none = try await NotificationHarness.findings(ImageDownloadService.NotificationService(),
+                                                              payload: Self.push(["fcm_options": ["image": base.appendingPathComponent("sunset.jpg").absoluteString]]))
+            #expect(!none.contains { $0.hasPrefix("not-compiled-here") }, "\(none)")
         }
     }
 
