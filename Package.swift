@@ -89,6 +89,9 @@ let package = Package(
         // The notification service API (UserNotifications' part of it), with Apple's checks of attachments.
         .target(name: "OpenUserNotifications", dependencies: ["OpenUniformTypeIdentifiers", "ContentTypes", "PackageSupport"],
                 swiftSettings: strictSettings),
+        // The `os` module's logging (os_log, OSLog, OSLogType, Logger), to the process's standard error: an
+        // extension's log.
+        .target(name: "OpenOSLog", swiftSettings: strictSettings),
         .target(
             name: "SharingShim",
             dependencies: [
@@ -98,6 +101,7 @@ let package = Package(
                 .target(name: "OpenImageIO", condition: .when(platforms: nonApplePlatforms)),
                 .target(name: "OpenCoreFoundation", condition: .when(platforms: nonApplePlatforms)),
                 .target(name: "OpenUserNotifications", condition: .when(platforms: nonApplePlatforms)),
+                .target(name: "OpenOSLog", condition: .when(platforms: nonApplePlatforms)),
             ],
             swiftSettings: strictSettings
         ),

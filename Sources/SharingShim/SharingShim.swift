@@ -1,6 +1,7 @@
 // One import for extension code: Apple's frameworks where they exist, OpenSharing's elsewhere. A file that says
 // `import SharingShim` in place of `import UIKit`, `import Social`, `import MobileCoreServices`,
-// `import UniformTypeIdentifiers`, `import ImageIO` and `import UserNotifications` compiles unchanged against either.
+// `import UniformTypeIdentifiers`, `import ImageIO`, `import UserNotifications` and `import os` compiles unchanged
+// against either.
 
 #if canImport(Darwin)
 @_exported public import Foundation
@@ -23,6 +24,9 @@
 #if canImport(UserNotifications)
 @_exported public import UserNotifications
 #endif
+#if canImport(os)
+@_exported public import os
+#endif
 #else
 @_exported public import Foundation
 @_exported public import OpenCoreFoundation
@@ -31,6 +35,7 @@
 @_exported public import OpenImageIO
 @_exported public import OpenExtensionUI
 @_exported public import OpenUserNotifications
+@_exported public import OpenOSLog
 // Not FoundationNetworking (URLSession on Linux): linking it loads libcurl and its libraries, whose relocated
 // pages cost every extension 1.2 MB of footprint it does not spend on a device. Code that uses URLSession adds
 // `#if canImport(FoundationNetworking) import FoundationNetworking #endif` (docs/your-extension.md).

@@ -95,6 +95,25 @@ struct NotifyCommandTests {
         }
     }
 
+    @Test("os_log and Logger write to the extension's log, one line each, formatted as the os module formats them: a crash's last words show them")
+    func logging() async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("NotificationProber", in: directory)
+            let payload = try write(#"{"aps": {"alert": {"title": "Ana", "body": "Hi"}, "mutable-content": 1}, "probe": "log-crash"}"#,
+                                    named: "log.json", in: directory)
+            let result = try await Sharing.run(["notify", bundle.path, "--payload", payload])
+            #expect(result.status == 1)
+            #expect(result.standardOutput.contains("the original, crashed"), "\(result.standardOutput)")
+            let lines = [
+                "org.opensharing.prober:service error: Ana has 0 attachments",
+                "info: a constant message with a 100% sign",
+                "org.opensharing.prober:crash error: code 0xBEEF, [Ana   ] YES 1.50",
+                "org.opensharing.prober:crash fault: about to crash: Ana \(CocoaError(.fileNoSuchFile))",
+            ]
+            for line in lines { #expect(result.standardOutput.contains(line), "\(line) in \(result.standardOutput)") }
+        }
+    }
+
     @Test("a simulator push file (.apns) runs unchanged when its Simulator Target Bundle is the extension's app; naming another app is bad input, exit 2, saying why")
     func simulatorFile() async throws {
         try await withTemporaryDirectory { directory in

@@ -19,6 +19,23 @@ struct AppleAPICompatibilityTests {
         #expect(UTType(exportedAs: "com.example.compat", conformingTo: .data).conforms(to: .data))
     }
 
+    @Test("logging as the os module spells it: os_log with a format or a message, OSLog, OSLogType, Logger with privacy and formats")
+    func logging() {
+        let log = OSLog(subsystem: "org.opensharing.compat", category: "tests")
+        #expect(log.isEnabled(type: .debug) && !OSLog.disabled.isEnabled(type: .error))
+        os_log("%{public}@ loaded %{private}d items", log: log, type: .debug, "share", 3)
+        os_log(.fault, log: .default, "constant")
+        os_log("a message of \(2) parts")
+        #expect(OSLogType.error.rawValue == 0x10 && OSLogType(rawValue: 0x11) == .fault)
+        let logger = Logger(subsystem: "org.opensharing.compat", category: "tests")
+        let url = URL(fileURLWithPath: "/tmp/a b.jpg")
+        logger.info("loaded \(url, privacy: .public) of \(4096, format: .decimal(minDigits: 8), align: .right(columns: 10)) bytes")
+        logger.error("failed: \(CocoaError(.fileReadNoSuchFile), privacy: .auto) after \(1.25, format: .hybrid, privacy: .private(mask: .hash))")
+        logger.debug("type \(UTType.self) flag \(false, format: .truth) mask \(UInt(255), format: .octal(includePrefix: true))")
+        Logger().log(level: .default, "plain")
+        Logger(log).notice("from an OSLog")
+    }
+
     @Test("providing and loading as Apple spells it")
     func providers() async throws {
         let provider = NSItemProvider()

@@ -5,7 +5,7 @@ import SharingShim
 // this instance has had, which shows when iOS-style reuse happened.
 //
 // probe: edit (the default) | double | late-double | expire | expire-silent | block-main | suppress | crash | hog | attach |
-//        center | unsendable
+//        center | unsendable | log-crash
 final class NotificationService: UNNotificationServiceExtension {
     private var received = 0
     private var handler: ((UNNotificationContent) -> Void)?
@@ -44,6 +44,16 @@ final class NotificationService: UNNotificationServiceExtension {
             contentHandler(UNMutableNotificationContent())
         case "crash":
             fatalError("the probe crashes on purpose")
+        case "log-crash":
+            // The os module's logging as services use it, then a crash: what was logged is among its last words.
+            os_log("%{public}@ has %d attachments", log: OSLog(subsystem: "org.opensharing.prober", category: "service"), type: .error,
+                   content.title, content.attachments.count)
+            os_log(.info, "a constant message with a 100% sign")
+            let logger = Logger(subsystem: "org.opensharing.prober", category: "crash")
+            let code = 48879
+            logger.warning("code \(code, format: .hex(includePrefix: true, uppercase: true)), [\(content.title, align: .left(columns: 6))] \(true, format: .answer) \(1.5, format: .fixed(precision: 2))")
+            logger.critical("about to crash: \(content.title, privacy: .private) \(CocoaError(.fileNoSuchFile), privacy: .public)")
+            fatalError("the probe crashes on purpose, having logged")
         case "hog":
             let megabytes = content.userInfo["megabytes"] as? Int ?? 64
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: megabytes << 20, alignment: 16)
