@@ -22,13 +22,18 @@ package struct ProcessIdentity: Hashable, Sendable {
 
     /// Its start time, from /proc/PID/stat; `nil` when it is gone or a zombie (nothing left to end).
     static func startTime(of pid: Int32) -> UInt64? {
+        // Field 3 is the state, field 22 the start time.
+        guard let fields = statFields(of: pid), fields.count > 19, fields[0] != "Z" else { return nil }
+        return UInt64(fields[19])
+    }
+
+    /// The fields of /proc/PID/stat after the command's closing parenthesis (the last in the line: a command may
+    /// hold one): the state first, field 3 of the kernel's numbering.
+    private static func statFields(of pid: Int32) -> [Substring]? {
         guard let data = try? OpenFile.reading(URL(fileURLWithPath: "/proc/\(pid)/stat"), regularOnly: false).readAll(limit: 1 << 16) else { return nil }
         let stat = String(decoding: data, as: UTF8.self)
         guard let close = stat.lastIndex(of: ")") else { return nil }
-        // After the command's closing parenthesis: state, parent, …; the start time is field 22.
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 19, fields[0] != "Z" else { return nil }
-        return UInt64(fields[19])
+        return stat[stat.index(after: close)...].split(separator: " ")
     }
 
     /// Every living process whose ancestry leads to `root`.
@@ -79,11 +84,8 @@ package struct ProcessIdentity: Hashable, Sendable {
             if field[0] == "SigPnd" || field[0] == "ShdPnd", let mask = UInt64(field[1], radix: 16), mask & kill != 0 { return true }
         }
         // PF_EXITING in the flags, field 9 of /proc/PID/stat.
-        guard let stat = try? OpenFile.reading(URL(fileURLWithPath: "/proc/\(pid)/stat"), regularOnly: false).readAll(limit: 1 << 16) else { return false }
-        let text = String(decoding: stat, as: UTF8.self)
-        guard let close = text.lastIndex(of: ")") else { return false }
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        return fields.count > 6 && (UInt64(fields[6]) ?? 0) & 0x4 != 0
+        guard let fields = Self.statFields(of: pid), fields.count > 6 else { return false }
+        return (UInt64(fields[6]) ?? 0) & 0x4 != 0
     }
 
     /// The same process is still running (not a zombie).
