@@ -7,30 +7,40 @@ import Testing
 /// does not.
 @Suite("findings")
 struct FindingsTests {
-    private static func findings(_ json: [String: Any]?) -> [[String: String]] {
+    static func findings(_ json: [String: Any]?) -> [[String: String]] {
         (json?["findings"] as? [[String: Any]] ?? []).map { $0.compactMapValues { $0 as? String } }
+    }
+
+    /// Runs `sharing` with `--json`: its exit status and the report it printed (nil when it printed none).
+    static func report(_ arguments: [String]) async throws -> (status: Int32, report: [String: Any]?, said: String) {
+        let result = try await Sharing.run(arguments + ["--json"])
+        let report = try? JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+        return (result.status, report, result.standardOutput + result.standardError)
+    }
+
+    /// The first notification of `sharing notify --json`'s report.
+    private static func firstNotification(_ report: [String: Any]?) -> [String: Any]? {
+        (report?["notifications"] as? [[String: Any]])?.first
     }
 
     @Test("request-ended-twice: an action extension that completes twice fails the run (exit 1) with the finding in its text and JSON; one that completes once passes")
     func requestEndedTwice() async throws {
         try await withTemporaryDirectory { directory in
             let twice = try ExampleBundle.make("CompletesTwice", in: directory)
-            var result = try await Sharing.run(["run", twice.path, "--host", "notes", "--text", "hi"])
+            let result = try await Sharing.run(["run", twice.path, "--host", "notes", "--text", "hi"])
             #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
             #expect(result.standardOutput.contains("CompletesTwice: completed, 0 items returned"), "\(result.standardOutput)")
             #expect(result.standardOutput.contains("finding: request-ended-twice: completeRequest(returningItems:) was called after the request had ended"),
                     "\(result.standardOutput)")
-            result = try await Sharing.run(["run", twice.path, "--host", "notes", "--text", "hi", "--json"])
-            #expect(result.status == 1)
-            let report = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
-            let found = Self.findings(report)
+            let failed = try await Self.report(["run", twice.path, "--host", "notes", "--text", "hi"])
+            #expect(failed.status == 1)
+            let found = Self.findings(failed.report)
             #expect(found.first { $0["code"] == "request-ended-twice" }?["severity"] == "fail", "\(found)")
 
             let once = try ExampleBundle.make("Uppercase", in: directory)
-            result = try await Sharing.run(["run", once.path, "--host", "notes", "--text", "hi", "--json"])
-            #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
-            let clean = Self.findings(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
-            #expect(!clean.contains { $0["severity"] == "fail" }, "\(clean)")
+            let passed = try await Self.report(["run", once.path, "--host", "notes", "--text", "hi"])
+            #expect(passed.status == 0, "\(passed.said)")
+            #expect(!Self.findings(passed.report).contains { $0["severity"] == "fail" }, "\(Self.findings(passed.report))")
         }
     }
 
@@ -43,18 +53,16 @@ struct FindingsTests {
                 try Data(#"{"aps": {"alert": {"title": "Ana", "body": "Hi"}, "mutable-content": 1}, "probe": "\#(probe)"}"#.utf8).write(to: url)
                 return url.path
             }
-            var result = try await Sharing.run(["notify", bundle.path, "--payload", try payload("double"), "--json"])
-            #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
-            var report = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
-            var notification = (report?["notifications"] as? [[String: Any]])?.first
+            let twice = try await Self.report(["notify", bundle.path, "--payload", try payload("double")])
+            #expect(twice.status == 1, "\(twice.said)")
+            var notification = Self.firstNotification(twice.report)
             #expect(notification?["status"] as? String == "completed" && notification?["delivered"] as? String == "modified")
             #expect(Self.findings(notification).first?["code"] == "handler-called-twice", "\(Self.findings(notification))")
             #expect(Self.findings(notification).first?["severity"] == "fail")
 
-            result = try await Sharing.run(["notify", bundle.path, "--payload", try payload("edit"), "--json"])
-            #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
-            report = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
-            notification = (report?["notifications"] as? [[String: Any]])?.first
+            let once = try await Self.report(["notify", bundle.path, "--payload", try payload("edit")])
+            #expect(once.status == 0, "\(once.said)")
+            notification = Self.firstNotification(once.report)
             #expect(!Self.findings(notification).contains { $0["code"] == "handler-called-twice" }, "\(Self.findings(notification))")
         }
     }

@@ -131,10 +131,9 @@ struct LeftOutCodeTests {
             #expect(result.standardOutput.contains("finding: not-compiled-here: 2 blocks of the extension's code that iOS compiles were not compiled here, "
                                                    + "so this run did not run them: Sources/Share/Share.swift:12: #if os(iOS); Sources/Share/Draw.swift:3: #if canImport(UIKit)"),
                     "\(result.standardOutput)")
-            result = try await Sharing.run(["run", listed.path, "--host", "notes", "--text", "hi", "--json"])
-            let report = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
-            let found = (report?["findings"] as? [[String: Any]] ?? []).first { $0["code"] as? String == "not-compiled-here" }
-            #expect(found?["severity"] as? String == "warn", "\(report?["findings"] ?? "")")
+            let json = try await FindingsTests.report(["run", listed.path, "--host", "notes", "--text", "hi"])
+            let found = FindingsTests.findings(json.report)
+            #expect(found.first { $0["code"] == "not-compiled-here" }?["severity"] == "warn", "\(found)")
 
             let unlisted = try ExampleBundle.make("Uppercase", in: directory)
             result = try await Sharing.run(["run", unlisted.path, "--host", "notes", "--text", "hi"])
