@@ -6,7 +6,7 @@ import OpenItemProvider
 ///
 /// Stands in for Social's `SLComposeServiceViewController` (`import Social`, which `SharingShim` replaces).
 /// Nothing is drawn; the user's taps are `didSelectPost()` and `didSelectCancel()`.
-@MainActor
+@preconcurrency @MainActor
 open class SLComposeServiceViewController: UIViewController {
     /// The sheet's text view. Stands in for `SLComposeServiceViewController.textView`.
     open private(set) var textView: UITextView! = UITextView()
@@ -127,8 +127,11 @@ public typealias SLComposeSheetConfigurationItemTapHandler = () -> Void
 
 /// A row of the compose sheet: a title, a value, and what a tap does.
 ///
-/// Stands in for Social's `SLComposeSheetConfigurationItem`.
-open class SLComposeSheetConfigurationItem: NSObject {
+/// Stands in for Social's `SLComposeSheetConfigurationItem`. Not a subclass of `NSObject` here: Apple's
+/// initializer is imported from Objective-C as `init!()`, so template code writes
+/// `SLComposeSheetConfigurationItem()!`, and Swift lets no subclass of `NSObject` override its `init()` with a
+/// failable one.
+open class SLComposeSheetConfigurationItem {
     /// Stands in for `SLComposeSheetConfigurationItem.title`.
     open var title: String!
     /// Stands in for `SLComposeSheetConfigurationItem.value`.
@@ -138,7 +141,7 @@ open class SLComposeSheetConfigurationItem: NSObject {
     /// Stands in for `SLComposeSheetConfigurationItem.tapHandler`.
     open var tapHandler: SLComposeSheetConfigurationItemTapHandler!
 
-    public override init() {
-        super.init()
-    }
+    /// Stands in for `SLComposeSheetConfigurationItem.init()`, which Apple's SDK imports as implicitly
+    /// unwrapped; it never fails.
+    public init!() {}
 }

@@ -5,7 +5,7 @@ public import Foundation
 /// (`ExtensionUser`): the chosen action's handler runs once the alert is dismissed, as UIKit runs it.
 ///
 /// Stands in for UIKit's `UIAlertController`.
-@MainActor
+@preconcurrency @MainActor
 open class UIAlertController: UIViewController {
     /// Stands in for `UIAlertController.Style`.
     public enum Style: Int, Sendable {
@@ -57,7 +57,7 @@ open class UIAlertController: UIViewController {
 }
 
 /// A button of an alert. Stands in for UIKit's `UIAlertAction`.
-@MainActor
+@preconcurrency @MainActor
 open class UIAlertAction: NSObject {
     /// Stands in for `UIAlertAction.Style`.
     public enum Style: Int, Sendable {

@@ -4,7 +4,7 @@ import OpenItemProvider
 /// An object in the responder chain: a view controller's next responder is the application that shows it.
 ///
 /// Stands in for UIKit's `UIResponder`, main-actor isolated as Apple's is.
-@MainActor
+@preconcurrency @MainActor
 open class UIResponder: NSObject {
     /// The next responder in the chain, or `nil` at its end.
     ///
@@ -29,7 +29,7 @@ open class UIResponder: NSObject {
 ///
 /// Stands in for UIKit's `UIApplication`. Only `ExtensionPresenter` makes one; `UIApplication.shared` is
 /// unavailable to extensions on iOS and absent here.
-@MainActor
+@preconcurrency @MainActor
 open class UIApplication: UIResponder {
     /// A key of the options `open(_:options:completionHandler:)` takes.
     ///

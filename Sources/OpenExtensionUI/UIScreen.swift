@@ -7,7 +7,7 @@ import Thumbnails
 /// as `WIDTHxHEIGHT`); otherwise the iPhone 13's, a real pair: a scale of 3 and 390 × 844 points.
 ///
 /// Stands in for UIKit's `UIScreen`, main-actor isolated as Apple's is.
-@MainActor
+@preconcurrency @MainActor
 open class UIScreen: NSObject {
     /// Stands in for `UIScreen.main`.
     public static let main = UIScreen()

@@ -2,7 +2,7 @@ import Foundation
 import OpenImageIO
 
 /// A line of editable text, as an alert's text field is. Stands in for UIKit's `UITextField`.
-@MainActor
+@preconcurrency @MainActor
 open class UITextField: UIView {
     /// Stands in for `UITextField.text`.
     open var text: String?

@@ -2,7 +2,7 @@ import Foundation
 import OpenImageIO
 
 /// Editable text, as the compose sheet shows it. Stands in for UIKit's `UITextView`.
-@MainActor
+@preconcurrency @MainActor
 open class UITextView: UIView {
     /// Stands in for `UITextView.text`.
     open var text: String! = ""

@@ -6,7 +6,7 @@ public import OpenItemProvider
 /// extension's principal, its `extensionContext` attached.
 ///
 /// Stands in for UIKit's `UIViewController`, main-actor isolated as Apple's is.
-@MainActor
+@preconcurrency @MainActor
 open class UIViewController: UIResponder {
     /// The application at the end of the responder chain, once the controller is presented.
     var application: UIApplication?
