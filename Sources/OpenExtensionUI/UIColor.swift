@@ -27,10 +27,64 @@ open class UIColor: NSObject, @unchecked Sendable {
         UIGraphicsGetCurrentContext()?.setFillColor(cgColor)
     }
 
+    // The fixed colors, with the components Apple's documentation and UIColor.h give each.
+
     /// Stands in for `UIColor.clear`.
     open class var clear: UIColor { UIColor(white: 0, alpha: 0) }
     /// Stands in for `UIColor.white`.
     open class var white: UIColor { UIColor(white: 1, alpha: 1) }
     /// Stands in for `UIColor.black`.
     open class var black: UIColor { UIColor(white: 0, alpha: 1) }
+    /// Stands in for `UIColor.darkGray`: white 1/3.
+    open class var darkGray: UIColor { UIColor(white: 1.0 / 3, alpha: 1) }
+    /// Stands in for `UIColor.lightGray`: white 2/3.
+    open class var lightGray: UIColor { UIColor(white: 2.0 / 3, alpha: 1) }
+    /// Stands in for `UIColor.gray`: white 0.5.
+    open class var gray: UIColor { UIColor(white: 0.5, alpha: 1) }
+    /// Stands in for `UIColor.red`.
+    open class var red: UIColor { UIColor(red: 1, green: 0, blue: 0, alpha: 1) }
+    /// Stands in for `UIColor.green`.
+    open class var green: UIColor { UIColor(red: 0, green: 1, blue: 0, alpha: 1) }
+    /// Stands in for `UIColor.blue`.
+    open class var blue: UIColor { UIColor(red: 0, green: 0, blue: 1, alpha: 1) }
+    /// Stands in for `UIColor.cyan`.
+    open class var cyan: UIColor { UIColor(red: 0, green: 1, blue: 1, alpha: 1) }
+    /// Stands in for `UIColor.yellow`.
+    open class var yellow: UIColor { UIColor(red: 1, green: 1, blue: 0, alpha: 1) }
+    /// Stands in for `UIColor.magenta`.
+    open class var magenta: UIColor { UIColor(red: 1, green: 0, blue: 1, alpha: 1) }
+    /// Stands in for `UIColor.orange`.
+    open class var orange: UIColor { UIColor(red: 1, green: 0.5, blue: 0, alpha: 1) }
+    /// Stands in for `UIColor.purple`.
+    open class var purple: UIColor { UIColor(red: 0.5, green: 0, blue: 0.5, alpha: 1) }
+    /// Stands in for `UIColor.brown`.
+    open class var brown: UIColor { UIColor(red: 0.6, green: 0.4, blue: 0.2, alpha: 1) }
+
+    // The system and semantic colors adapt to the appearance on iOS; here each is its light appearance, as
+    // Apple's Human Interface Guidelines give it (Color: specifications), in 8-bit sRGB.
+
+    /// Stands in for `UIColor.systemRed`.
+    open class var systemRed: UIColor { rgb(255, 59, 48) }
+    /// Stands in for `UIColor.systemGreen`.
+    open class var systemGreen: UIColor { rgb(52, 199, 89) }
+    /// Stands in for `UIColor.systemBlue`.
+    open class var systemBlue: UIColor { rgb(0, 122, 255) }
+    /// Stands in for `UIColor.systemOrange`.
+    open class var systemOrange: UIColor { rgb(255, 149, 0) }
+    /// Stands in for `UIColor.systemYellow`.
+    open class var systemYellow: UIColor { rgb(255, 204, 0) }
+    /// Stands in for `UIColor.systemGray`.
+    open class var systemGray: UIColor { rgb(142, 142, 147) }
+    /// Stands in for `UIColor.label`.
+    open class var label: UIColor { UIColor(white: 0, alpha: 1) }
+    /// Stands in for `UIColor.secondaryLabel`.
+    open class var secondaryLabel: UIColor { rgb(60, 60, 67, alpha: 0.6) }
+    /// Stands in for `UIColor.systemBackground`.
+    open class var systemBackground: UIColor { UIColor(white: 1, alpha: 1) }
+    /// Stands in for `UIColor.secondarySystemBackground`.
+    open class var secondarySystemBackground: UIColor { rgb(242, 242, 247) }
+
+    private class func rgb(_ red: Int, _ green: Int, _ blue: Int, alpha: CGFloat = 1) -> UIColor {
+        UIColor(red: CGFloat(red) / 255, green: CGFloat(green) / 255, blue: CGFloat(blue) / 255, alpha: alpha)
+    }
 }

@@ -30,6 +30,16 @@ struct FoundationAdditionsTests {
         }
     }
 
+    @Test("Data's legacy reading options, as notification services pass them: mappedRead and dataReadingMapped are mappedIfSafe, uncachedRead is uncached")
+    func legacyReadingOptions() throws {
+        #expect(NSData.ReadingOptions.mappedRead == .mappedIfSafe && NSData.ReadingOptions.dataReadingMapped == .mappedIfSafe)
+        #expect(NSData.ReadingOptions.uncachedRead == .uncached)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("mapped-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("attachment".utf8).write(to: file)
+        #expect(try Data(contentsOf: file, options: .mappedRead) == Data("attachment".utf8))
+    }
+
     @Test("an app group container is a directory under the host's, made on demand; a name that is not one gives nil")
     func appGroupContainer() throws {
         // The same directory as the compatibility harness gives this process, so the two never disagree.
