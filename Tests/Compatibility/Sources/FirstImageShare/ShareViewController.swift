@@ -28,7 +28,35 @@ class ShareViewController: SLComposeServiceViewController {
         }
     }
 
+    // What a new user adds next, as Xcode's template invites: a row under the text (the template's
+    // initializer is imported implicitly unwrapped, so the row is unwrapped with `!`), and the sheet's colours and
+    // labels set in code.
     override func configurationItems() -> [Any]! {
-        []
+        let album = SLComposeSheetConfigurationItem()!
+        album.title = "Album"
+        album.value = "Camera Roll"
+        album.tapHandler = {}
+        return [album]
     }
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        view.backgroundColor = .systemBackground
+        textView.backgroundColor = UIColor.lightGray
+        textView.accessibilityLabel = "Caption"
+        textView.accessibilityTraits = .staticText
+    }
+}
+
+// The image helper of Mattermost's share extension, as issue 39 describes it: a downsampling through ImageIO whose
+// scale defaults to the screen's, read from a nonisolated function's default argument. Apple's UIKit is imported
+// with Objective-C's looser checking, so in Swift 5 mode this compiles; so it must here.
+func downsample(imageAt url: URL, to pointSize: CGSize, scale: CGFloat = UIScreen.main.scale) -> UIImage? {
+    let options = [kCGImageSourceShouldCache: false] as CFDictionary
+    guard let source = CGImageSourceCreateWithURL(url as CFURL, options) else { return nil }
+    let largest = max(pointSize.width, pointSize.height) * scale
+    let thumbnail = [kCGImageSourceCreateThumbnailFromImageAlways: true, kCGImageSourceShouldCacheImmediately: true,
+                     kCGImageSourceCreateThumbnailWithTransform: true, kCGImageSourceThumbnailMaxPixelSize: largest] as CFDictionary
+    guard let image = CGImageSourceCreateThumbnailAtIndex(source, 0, thumbnail) else { return nil }
+    return UIImage(cgImage: image)
 }

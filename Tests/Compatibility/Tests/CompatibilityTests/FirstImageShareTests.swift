@@ -2,6 +2,7 @@
 import CompatibilityHarness
 import Foundation
 @testable import FirstImageShare
+import SharingShim
 import Testing
 
 /// The tutorial's share extension, as its author would try it: made into FirstImageShare.appex by `swift package
@@ -30,6 +31,21 @@ struct FirstImageShareTests {
         let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let group = groups.appendingPathComponent("group.org.opensharing.compatibility")
         return (report, process.terminationStatus, (try? FileManager.default.contentsOfDirectory(atPath: group.path)) ?? [])
+    }
+
+    @Test("what a new user writes next compiles and holds: the template's unwrapped configuration row, system colours, accessibility, Mattermost's downsampling at the screen's scale")
+    @MainActor
+    func newUsersCode() throws {
+        let controller = ShareViewController()
+        let rows = try #require(controller.configurationItems() as? [SLComposeSheetConfigurationItem])
+        #expect(rows.map(\.title) == ["Album"] && rows.map(\.value) == ["Camera Roll"])
+        _ = controller.view
+        #expect(controller.textView.accessibilityLabel == "Caption" && controller.textView.accessibilityTraits == .staticText)
+        #expect(controller.view.backgroundColor?.cgColor.components == [1, 1], "systemBackground: white, in the light appearance")
+        #expect(controller.textView.backgroundColor?.cgColor.components == [2.0 / 3, 1])
+        let image = try #require(downsample(imageAt: URL(fileURLWithPath: Self.sunset), to: CGSize(width: 100, height: 100)))
+        // The default scale is the screen's: 3 on the iPhone 13 a run plays unless told; 300 pixels on the longer side.
+        #expect(max(image.size.width * image.scale, image.size.height * image.scale) == 100 * UIScreen.main.scale)
     }
 
     @Test("from Photos, a file URL: it completes and saves the photo")
