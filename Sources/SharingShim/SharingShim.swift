@@ -60,6 +60,15 @@
 @_exported public import var OpenCoreFoundation.kCFAllocatorDefault
 @_exported public import func OpenCoreFoundation.CFNumberGetValue
 @_exported public import func OpenCoreFoundation.CFDataCreateMutable
+@_exported public import class OpenCoreFoundation.CFNotificationCenter
+@_exported public import struct OpenCoreFoundation.CFNotificationName
+@_exported public import typealias OpenCoreFoundation.CFNotificationCallback
+@_exported public import enum OpenCoreFoundation.CFNotificationSuspensionBehavior
+@_exported public import func OpenCoreFoundation.CFNotificationCenterGetDarwinNotifyCenter
+@_exported public import func OpenCoreFoundation.CFNotificationCenterPostNotification
+@_exported public import func OpenCoreFoundation.CFNotificationCenterAddObserver
+@_exported public import func OpenCoreFoundation.CFNotificationCenterRemoveObserver
+@_exported public import func OpenCoreFoundation.CFNotificationCenterRemoveEveryObserver
 #endif
 
 #if canImport(Darwin)

@@ -126,6 +126,7 @@ extension NotificationReport {
         for rejected in rejectedAttachments {
             Output.line("  attachment \(shown(rejected.identifier)) dropped: UNErrorDomain \(rejected.code): \(shown(rejected.message))")
         }
+        for name in posted { Output.line("  posted \(shown(name))") }
         for finding in findings { Output.line("  finding: \(shown(finding.description))") }
         if status != nil { Output.line("  peak memory: \(ByteCount(bytes: peakFootprint)) (limit \(ByteCount(bytes: limit)))") }
         if let log {

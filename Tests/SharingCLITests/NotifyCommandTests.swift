@@ -114,6 +114,23 @@ struct NotifyCommandTests {
         }
     }
 
+    @Test("a Darwin notification the service posts reaches its own observer and the report: posted NAME in the text, posted in the JSON")
+    func darwinNotification() async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("NotificationProber", in: directory)
+            let payload = try write(#"{"aps": {"alert": {"title": "Ana", "body": "Hi"}, "mutable-content": 1}, "probe": "darwin"}"#,
+                                    named: "darwin.json", in: directory)
+            let result = try await Sharing.run(["notify", bundle.path, "--payload", payload])
+            #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+            #expect(result.standardOutput.contains("  title: heard org.opensharing.prober.newMessage"), "\(result.standardOutput)")
+            #expect(result.standardOutput.contains("  posted org.opensharing.prober.newMessage\n"), "\(result.standardOutput)")
+            let json = try await Sharing.run(["notify", bundle.path, "--payload", payload, "--json"])
+            let report = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
+            let shown = (report?["notifications"] as? [[String: Any]])?.first
+            #expect(shown?["posted"] as? [String] == ["org.opensharing.prober.newMessage"], "\(json.standardOutput)")
+        }
+    }
+
     @Test("a simulator push file (.apns) runs unchanged when its Simulator Target Bundle is the extension's app; naming another app is bad input, exit 2, saying why")
     func simulatorFile() async throws {
         try await withTemporaryDirectory { directory in

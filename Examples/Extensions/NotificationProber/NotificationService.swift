@@ -5,11 +5,13 @@ import SharingShim
 // this instance has had, which shows when iOS-style reuse happened.
 //
 // probe: edit (the default) | double | late-double | expire | expire-silent | block-main | suppress | crash | hog | attach |
-//        center | unsendable | log-crash
+//        center | unsendable | log-crash | darwin
 final class NotificationService: UNNotificationServiceExtension {
     private var received = 0
     private var handler: ((UNNotificationContent) -> Void)?
     private var best: UNMutableNotificationContent?
+    /// What the "darwin" probe does once it hears its own post.
+    nonisolated(unsafe) private static var heard: (() -> Void)?
 
     override func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {
         received += 1
@@ -64,6 +66,16 @@ final class NotificationService: UNNotificationServiceExtension {
         case "attach":
             attach(to: content)
             contentHandler(content)
+        case "darwin":
+            // How a chat app's service tells its app that a message arrived: a Darwin notification, which the app
+            // observes. The service observes the name itself too, and ends when it hears its own post.
+            let center = CFNotificationCenterGetDarwinNotifyCenter()
+            let name = "org.opensharing.prober.newMessage"
+            Self.heard = { content.title = "heard \(name)"; contentHandler(content) }
+            CFNotificationCenterAddObserver(center, nil, { _, _, name, _, _ in
+                NotificationService.heardOne(name.map { $0.rawValue as String } ?? "")
+            }, name as CFString, nil, .deliverImmediately)
+            CFNotificationCenterPostNotification(center, CFNotificationName(name as CFString), nil, nil, true)
         case "center":
             center(content, contentHandler)
         case "unsendable":
@@ -73,6 +85,13 @@ final class NotificationService: UNNotificationServiceExtension {
             content.title = "edited: " + content.title
             contentHandler(content)
         }
+    }
+
+    /// Called by the Darwin center's observer (a callback that captures nothing, as a C function pointer is).
+    static func heardOne(_ name: String) {
+        let heard = Self.heard
+        Self.heard = nil
+        heard?()
     }
 
     override func serviceExtensionTimeWillExpire() {

@@ -27,6 +27,8 @@ public struct NotificationReport: Codable, Sendable {
     public var handlerCalls: Int
     /// What the runtime found beside the status: the handler called again, the process's own findings.
     public var findings: [Finding]
+    /// The names the notification's process posted to the Darwin notify center, in order.
+    public var posted: [String]
     public var peakFootprint: Int
     /// The extension's last words, when it failed.
     public var log: [String]?
@@ -44,6 +46,7 @@ public struct NotificationReport: Codable, Sendable {
         peakFootprint = delivery.peakFootprint
         let process = delivery.process.flatMap { processes.indices.contains($0) ? processes[$0] : nil }
         findings = process?.findings ?? []
+        posted = process?.posted ?? []
         if handlerCalls > 1 {
             findings.insert(Finding(.handlerCalledTwice, "the content handler was called \(handlerCalls) times for this notification; iOS shows the "
                                     + "first content, and apps report crashes from calling it again"), at: 0)

@@ -49,6 +49,8 @@ public struct RunReport: Codable, Sendable {
     public var loads: [Load]
     public var returned: [Returned]
     public var openedURLs: [String]
+    /// The names the extension posted to the Darwin notify center, in order.
+    public var posted: [String]
     public var peakFootprint: Int
     public var exitStatus: String?
     public var sandbox: String
@@ -78,6 +80,7 @@ public struct RunReport: Codable, Sendable {
         loads = []
         returned = []
         openedURLs = []
+        posted = []
         peakFootprint = 0
         sandbox = "not started"
         memoryLimit = limit
@@ -122,6 +125,7 @@ public struct RunReport: Codable, Sendable {
             log = run.lastWords()
         }
         openedURLs = run.openedURLs.map(\.absoluteString)
+        posted = run.posted
         peakFootprint = run.peakFootprint
         exitStatus = run.exitStatus?.description
         sandbox = run.sandbox.description

@@ -150,7 +150,7 @@ final class ExtensionEndpoint: Sendable {
             pending.withLock { $0.centerCalls.removeValue(forKey: id) }?.resolve(answer)
         case .ended:
             endedHandler.withLock { $0 }?()
-        case .request, .ready, .load, .cancelLoad, .openURL, .complete, .cancel, .alert, .deliver, .center, .endedAgain, .tapped:
+        case .request, .ready, .load, .cancelLoad, .openURL, .complete, .cancel, .alert, .deliver, .center, .endedAgain, .tapped, .posted:
             ExtensionProcess.say("the host sent an extension's message (\(message.kindName)); ignored")
         }
     }
@@ -252,6 +252,14 @@ final class ExtensionEndpoint: Sendable {
     func report(_ alert: PresentedAlert) {
         let wire = WireAlert(title: alert.title, message: alert.message, actions: alert.actions, chosen: Int32(alert.chosen ?? -1))
         try? channel.send(RuntimeMessage.alert(wire).encoded().bytes)
+    }
+
+    /// Tells the host the extension posted `name` to the Darwin notify center; a name too long to carry is
+    /// cut at a character's end.
+    func reportPosted(_ name: String) {
+        var cut = name
+        while cut.utf8.count > RuntimeMessage.longestPostedName { cut.removeLast() }
+        try? channel.send(RuntimeMessage.posted(name: cut).encoded().bytes)
     }
 
     /// Tells the host the user tapped `button` of the compose sheet.

@@ -1,5 +1,6 @@
 import ExtensionManifest
 import Foundation
+import OpenCoreFoundation
 public import OpenItemProvider
 import OpenExtensionUI
 public import OpenUserNotifications
@@ -157,6 +158,8 @@ public enum ExtensionProcess {
         }
         do {
             let connection = try ExtensionEndpoint.connect()
+            // What the extension posts to the Darwin notify center from now on reaches the host's report.
+            CFNotificationCenter.darwinPosts = { connection.reportPosted($0) }
             return (connection, try connection.awaitRequest())
         } catch let violation as ProtocolViolation {
             say("cannot start the request: \(violation.message)")

@@ -35,6 +35,9 @@ public struct ExtensionRun: Sendable {
     public var findings: [Finding] = []
     /// The last button of the system's compose sheet the scripted user tapped (`Post`, `Cancel`), if any.
     public var tapped: String?
+    /// The names the extension posted to the Darwin notify center (`CFNotificationCenterPostNotification`), in
+    /// order: how an extension tells its app that something arrived.
+    public var posted: [String] = []
 
     /// The outcome in the runtime's one vocabulary.
     public var status: ExtensionStatus {

@@ -82,6 +82,8 @@ final class Supervisor {
     private var centerCalls: [(id: UInt32, call: WireCenterCall)] = []
     /// The last button of the compose sheet the user tapped.
     private var tapped: String?
+    /// The names the extension posted to the Darwin notify center, in order.
+    private var posted: [String] = []
     /// What the run found, each code once, in the order first seen.
     private var findings: [Finding]
 
@@ -99,6 +101,8 @@ final class Supervisor {
     static let openedURLRecords = 1000
     /// The most alerts a run records.
     static let alertRecords = 100
+    /// The most Darwin notifications a run records.
+    static let postedRecords = 1000
     /// How long a process that closed its connection before ending its request may go on running before that
     /// is a protocol violation: long enough to be seen ending, if it is.
     static let closedMoment: Duration = .milliseconds(250)
@@ -308,6 +312,7 @@ final class Supervisor {
         run.alerts = alerts
         run.findings = findings
         run.tapped = tapped
+        run.posted = posted
         if outcome != nil, let endedAt, let terminatedAt { run.livedAfterCompletion = max(.zero, terminatedAt - endedAt) }
         run.afterCompletionExpired = afterCompletionExpired
         run.requestTime = requestTime
@@ -519,6 +524,9 @@ final class Supervisor {
         case .tapped(let button):
             guard ready else { throw ProtocolViolation("a tap before ready") }
             tapped = button
+        case .posted(let name):
+            guard ready else { throw ProtocolViolation("a Darwin notification before ready") }
+            if posted.count < Self.postedRecords { posted.append(name) }
         case .alert(let alert):
             guard ready else { throw ProtocolViolation("an alert before ready") }
             guard alerts.count < Self.alertRecords else { return }
@@ -618,6 +626,7 @@ extension RuntimeMessage {
         case .center: "center"
         case .endedAgain: "endedAgain"
         case .tapped: "tapped"
+        case .posted: "posted"
         case .notification: "notification"
         case .centerAnswer: "centerAnswer"
         }

@@ -34,6 +34,8 @@ package enum RuntimeMessage: Equatable, Sendable {
     case endedAgain(call: String)
     /// The scripted user tapped a button of the system's compose sheet (`Post`, `Cancel`), for the report.
     case tapped(button: String)
+    /// The extension posted `name` to the Darwin notify center, for the report.
+    case posted(name: String)
 
     // Host to extension.
     /// The request: the input items, their attachments' registered types and forms, no payloads.
@@ -63,6 +65,9 @@ package enum RuntimeMessage: Equatable, Sendable {
     static let version: UInt8 = 1
     /// The calls that end a request, as `endedAgain` names them.
     package static let endingCalls: Set<String> = ["completeRequest(returningItems:)", "cancelRequest(withError:)"]
+
+    /// The longest name of a Darwin notification `posted` carries.
+    package static let longestPostedName = 1024
 
     /// The compose sheet's buttons, as `tapped` names them.
     package static let sheetButtons: Set<String> = ["Post", "Cancel"]
@@ -207,7 +212,7 @@ package struct ProtocolViolation: Error, Equatable, Sendable, CustomStringConver
 
 extension RuntimeMessage {
     private enum Kind: UInt8 {
-        case ready = 1, load, cancelLoad, openURL, complete, cancel, alert, deliver, center, endedAgain, tapped
+        case ready = 1, load, cancelLoad, openURL, complete, cancel, alert, deliver, center, endedAgain, tapped, posted
         case request = 32, loaded, openedURL, timeWarning, progress, streamEnded, ended, notification, centerAnswer
     }
 
@@ -257,6 +262,8 @@ extension RuntimeMessage {
             writer.u8(Kind.endedAgain.rawValue); writer.string(call)
         case .tapped(let button):
             writer.u8(Kind.tapped.rawValue); writer.string(button)
+        case .posted(let name):
+            writer.u8(Kind.posted.rawValue); writer.string(name)
         case .notification(let index, let identifier, let content):
             writer.u8(Kind.notification.rawValue); writer.u32(index); writer.string(identifier); writer.content(content)
         case .centerAnswer(let id, let answer):
@@ -309,6 +316,12 @@ extension RuntimeMessage {
             let button = try reader.string()
             guard RuntimeMessage.sheetButtons.contains(button) else { throw ProtocolViolation("a tap of \"\(button)\", which is no button of the compose sheet") }
             message = .tapped(button: button)
+        case .posted:
+            let name = try reader.string()
+            guard !name.isEmpty, name.utf8.count <= RuntimeMessage.longestPostedName else {
+                throw ProtocolViolation("a Darwin notification named with \(name.utf8.count) bytes; a name has 1 to \(RuntimeMessage.longestPostedName)")
+            }
+            message = .posted(name: name)
         case .notification: message = .notification(index: try reader.u32(), identifier: try reader.string(), content: try reader.content())
         case .centerAnswer: message = .centerAnswer(id: try reader.u32(), answer: try reader.centerAnswer())
         }
