@@ -92,6 +92,8 @@ let package = Package(
         // The `os` module's logging (os_log, OSLog, OSLogType, Logger), to the process's standard error: an
         // extension's log.
         .target(name: "OpenOSLog", swiftSettings: strictSettings),
+        // Intents' communication-notification part: INSendMessageIntent, INPerson, INImage, INInteraction.
+        .target(name: "OpenIntents", dependencies: ["OpenUserNotifications", "PackageSupport"], swiftSettings: strictSettings),
         .target(
             name: "SharingShim",
             dependencies: [
@@ -102,6 +104,7 @@ let package = Package(
                 .target(name: "OpenCoreFoundation", condition: .when(platforms: nonApplePlatforms)),
                 .target(name: "OpenUserNotifications", condition: .when(platforms: nonApplePlatforms)),
                 .target(name: "OpenOSLog", condition: .when(platforms: nonApplePlatforms)),
+                .target(name: "OpenIntents", condition: .when(platforms: nonApplePlatforms)),
             ],
             swiftSettings: strictSettings
         ),

@@ -135,6 +135,8 @@ package struct NotificationFields: @unchecked Sendable, Equatable {
     package var filterCriteria: String?
     package var summaryArgument = ""
     package var summaryArgumentCount = 0
+    /// The sender and conversation `updating(from:)` took from an intent, for a communication notification.
+    package var communication: CommunicationFields?
 
     package init() {}
 
@@ -149,7 +151,7 @@ package struct NotificationFields: @unchecked Sendable, Equatable {
             && lhs.threadIdentifier == rhs.threadIdentifier && lhs.targetContentIdentifier == rhs.targetContentIdentifier
             && lhs.interruptionLevel == rhs.interruptionLevel && lhs.relevanceScore == rhs.relevanceScore
             && lhs.filterCriteria == rhs.filterCriteria && lhs.summaryArgument == rhs.summaryArgument
-            && lhs.summaryArgumentCount == rhs.summaryArgumentCount
+            && lhs.summaryArgumentCount == rhs.summaryArgumentCount && lhs.communication == rhs.communication
     }
 
     /// Whether two property-list values are equal, dictionaries and arrays by their elements.

@@ -27,6 +27,9 @@
 #if canImport(os)
 @_exported public import os
 #endif
+#if canImport(Intents)
+@_exported public import Intents
+#endif
 #else
 @_exported public import Foundation
 @_exported public import OpenCoreFoundation
@@ -36,6 +39,7 @@
 @_exported public import OpenExtensionUI
 @_exported public import OpenUserNotifications
 @_exported public import OpenOSLog
+@_exported public import OpenIntents
 // Not FoundationNetworking (URLSession on Linux): linking it loads libcurl and its libraries, whose relocated
 // pages cost every extension 1.2 MB of footprint it does not spend on a device. Code that uses URLSession adds
 // `#if canImport(FoundationNetworking) import FoundationNetworking #endif` (docs/your-extension.md).

@@ -119,6 +119,13 @@ extension NotificationReport {
             if !content.categoryIdentifier.isEmpty { details.append("category \(shown(content.categoryIdentifier))") }
             details.append("interruption level \(content.interruptionLevel)")
             Output.line("  " + details.joined(separator: ", "))
+            if let message = content.communication {
+                var from = "  from \(shown(message.sender))" + (message.senderHandle.map { " (\(shown($0)))" } ?? "")
+                from += message.avatar.map { ", avatar: \(shown($0))" } ?? ", no avatar"
+                if let group = message.group { from += ", in \(shown(group))" + (message.groupImage.map { " (\(shown($0)))" } ?? "") }
+                if let conversation = message.conversationIdentifier { from += ", conversation \(shown(conversation))" }
+                Output.line(from)
+            }
             for attachment in content.attachments {
                 Output.line("  attachment \(shown(attachment.identifier)): \(shown(attachment.type)), \(ByteCount(bytes: attachment.size)), at \(shown(attachment.url.path))")
             }

@@ -1,5 +1,6 @@
 @testable import ExtensionRuntime
 import Foundation
+import OpenUserNotifications
 import PropertyBased
 import Testing
 
@@ -73,6 +74,8 @@ struct RuntimeMessageTests {
         ]
         content.categoryIdentifier = "message"
         content.threadIdentifier = "chat-7"
+        content.communication = CommunicationFields(senderName: "Ana", senderHandle: "ana@example.com", avatar: "image data, 2048 bytes",
+                                                    groupName: "Lunch crew", groupImage: nil, conversationIdentifier: "room-7", recipients: 2)
         content.targetContentIdentifier = "chat-7"
         content.interruptionLevel = 2
         content.relevanceScore = 0.75

@@ -114,6 +114,30 @@ struct NotifyCommandTests {
         }
     }
 
+    @Test("a communication notification: the content updated from an INSendMessageIntent shows its sender, avatar and group, in the text and the JSON")
+    func communication() async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("NotificationProber", in: directory)
+            let payload = try write(#"{"aps": {"alert": {"title": "Ana", "body": "Hi"}, "mutable-content": 1}, "probe": "communication"}"#,
+                                    named: "message.json", in: directory)
+            let result = try await Sharing.run(["notify", bundle.path, "--payload", payload])
+            #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+            #expect(result.standardOutput.contains("  from Ana (ana@example.com), avatar: image data, 2048 bytes, in Lunch crew "
+                                                   + "(image at https://example.com/group.png), conversation room-7\n"), "\(result.standardOutput)")
+            let json = try await Sharing.run(["notify", bundle.path, "--payload", payload, "--json"])
+            let report = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
+            let content = ((report?["notifications"] as? [[String: Any]])?.first?["content"] as? [String: Any])
+            let message = content?["communication"] as? [String: Any]
+            #expect(message?["sender"] as? String == "Ana" && message?["avatar"] as? String == "image data, 2048 bytes", "\(json.standardOutput)")
+            #expect(message?["conversationIdentifier"] as? String == "room-7" && message?["recipients"] as? Int == 0)
+
+            // An ordinary notification has none.
+            let plain = try write(#"{"aps": {"alert": {"title": "Ana", "body": "Hi"}, "mutable-content": 1}}"#, named: "plain.json", in: directory)
+            let ordinary = try await Sharing.run(["notify", bundle.path, "--payload", plain])
+            #expect(!ordinary.standardOutput.contains("  from "), "\(ordinary.standardOutput)")
+        }
+    }
+
     @Test("a Darwin notification the service posts reaches its own observer and the report: posted NAME in the text, posted in the JSON")
     func darwinNotification() async throws {
         try await withTemporaryDirectory { directory in

@@ -36,6 +36,30 @@ struct AppleAPICompatibilityTests {
         Logger(log).notice("from an OSLog")
     }
 
+    @Test("communication notifications as Intents spells them: a sender with an avatar, the intent's images by key path, an updated content")
+    func communication() async throws {
+        var name = PersonNameComponents()
+        name.givenName = "Ana"
+        name.familyName = "Lima"
+        let sender = INPerson(personHandle: INPersonHandle(value: "+351900000000", type: .phoneNumber), nameComponents: name, displayName: nil,
+                              image: nil, contactIdentifier: nil, customIdentifier: "42")
+        #expect(sender.displayName == "Ana Lima" && sender.personHandle?.type == .phoneNumber && !sender.isMe)
+        let intent = INSendMessageIntent(recipients: [], outgoingMessageType: .outgoingMessageText, content: "Lunch?",
+                                         speakableGroupName: nil, conversationIdentifier: "7", serviceName: nil, sender: sender, attachments: nil)
+        let avatar = INImage(imageData: Data([1, 2, 3]))
+        intent.setImage(avatar, forParameterNamed: \.sender)
+        #expect(intent.image(forParameterNamed: \.sender) === avatar && intent.keyImage() === avatar)
+        #expect(intent.image(forParameterNamed: \.speakableGroupName) == nil)
+        let interaction = INInteraction(intent: intent, response: nil)
+        interaction.direction = .incoming
+        try await interaction.donate()
+        let content = UNMutableNotificationContent()
+        content.title = "Ana"
+        content.body = "Lunch?"
+        let updated = try content.updating(from: intent)
+        #expect(updated.title == "Ana" && updated.body == "Lunch?")
+    }
+
     @Test("providing and loading as Apple spells it")
     func providers() async throws {
         let provider = NSItemProvider()

@@ -5,7 +5,7 @@ import SharingShim
 // this instance has had, which shows when iOS-style reuse happened.
 //
 // probe: edit (the default) | double | late-double | expire | expire-silent | block-main | suppress | crash | hog | attach |
-//        center | unsendable | log-crash | darwin
+//        center | unsendable | log-crash | darwin | communication
 final class NotificationService: UNNotificationServiceExtension {
     private var received = 0
     private var handler: ((UNNotificationContent) -> Void)?
@@ -66,6 +66,26 @@ final class NotificationService: UNNotificationServiceExtension {
         case "attach":
             attach(to: content)
             contentHandler(content)
+        case "communication":
+            // A chat app's communication notification (iOS 15): the sender as an INPerson with an avatar, an
+            // INSendMessageIntent donated as an incoming interaction, and the content updated from the intent.
+            let handle = INPersonHandle(value: "ana@example.com", type: .emailAddress)
+            let avatar = INImage(imageData: Data(repeating: 0xAB, count: 2048))
+            let sender = INPerson(personHandle: handle, nameComponents: nil, displayName: "Ana", image: avatar,
+                                  contactIdentifier: nil, customIdentifier: "user-42", isMe: false, suggestionType: .none)
+            let intent = INSendMessageIntent(recipients: nil, outgoingMessageType: .outgoingMessageText, content: content.body,
+                                             speakableGroupName: INSpeakableString(spokenPhrase: "Lunch crew"), conversationIdentifier: "room-7",
+                                             serviceName: nil, sender: sender, attachments: nil)
+            intent.setImage(INImage(url: URL(string: "https://example.com/group.png")!), forParameterNamed: \.speakableGroupName)
+            let interaction = INInteraction(intent: intent, response: nil)
+            interaction.direction = .incoming
+            nonisolated(unsafe) let (handler, original) = (contentHandler, content)
+            interaction.donate { error in
+                DispatchQueue.main.async {
+                    guard error == nil, let updated = try? original.updating(from: intent) else { return handler(original) }
+                    handler(updated)
+                }
+            }
         case "darwin":
             // How a chat app's service tells its app that a message arrived: a Darwin notification, which the app
             // observes. The service observes the name itself too, and ends when it hears its own post.

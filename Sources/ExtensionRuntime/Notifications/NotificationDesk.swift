@@ -241,7 +241,12 @@ final class NotificationDesk: @unchecked Sendable {
                             threadIdentifier: content.threadIdentifier, categoryIdentifier: content.categoryIdentifier,
                             targetContentIdentifier: content.targetContentIdentifier,
                             interruptionLevel: Self.levels[Int(min(content.interruptionLevel, 3))], relevanceScore: content.relevanceScore,
-                            filterCriteria: content.filterCriteria, attachments: attachments)
+                            filterCriteria: content.filterCriteria, attachments: attachments,
+                            communication: content.communication.map {
+                                ShownContent.Communication(sender: $0.senderName, senderHandle: $0.senderHandle, avatar: $0.avatar, group: $0.groupName,
+                                                           groupImage: $0.groupImage, conversationIdentifier: $0.conversationIdentifier,
+                                                           recipients: $0.recipients)
+                            })
     }
 
     /// Checks an attachment's file as iOS does after the extension finishes, and moves it into the data store,

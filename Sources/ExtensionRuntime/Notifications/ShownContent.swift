@@ -15,4 +15,19 @@ public struct ShownContent: Sendable, Equatable, Codable {
     public var relevanceScore: Double
     public var filterCriteria: String?
     public var attachments: [StoredAttachment]
+    /// Shown as a message from a person: who sent it, with what avatar, in which group (a communication
+    /// notification, made with `updating(from:)` and an `INSendMessageIntent`); nil for an ordinary one.
+    public var communication: Communication?
+
+    /// What a communication notification shows beside its text.
+    public struct Communication: Sendable, Equatable, Codable {
+        public var sender: String
+        public var senderHandle: String?
+        /// The avatar as the extension gave it: `image data, 2048 bytes`, `image at URL`, `image named NAME`.
+        public var avatar: String?
+        public var group: String?
+        public var groupImage: String?
+        public var conversationIdentifier: String?
+        public var recipients: Int
+    }
 }

@@ -38,6 +38,7 @@ enum NotificationMirror {
         wire.filterCriteria = fields.filterCriteria
         wire.summaryArgument = fields.summaryArgument
         wire.summaryArgumentCount = Int64(fields.summaryArgumentCount)
+        wire.communication = fields.communication
         return wire
     }
 
@@ -68,6 +69,7 @@ enum NotificationMirror {
         fields.filterCriteria = wire.filterCriteria
         fields.summaryArgument = wire.summaryArgument
         fields.summaryArgumentCount = Int(clamping: wire.summaryArgumentCount)
+        fields.communication = wire.communication
         return fields
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import OpenUserNotifications
+package import OpenUserNotifications
 
 /// A notification's content as it crosses the boundary, both ways: the request's to the extension, and the
 /// content the extension gives its handler back to the host, its attachments' files as the packet's descriptors.
@@ -21,6 +21,8 @@ package struct WireContent: Equatable, Sendable {
     package var filterCriteria: String?
     package var summaryArgument = ""
     package var summaryArgumentCount: Int64 = 0
+    /// The sender and conversation of a communication notification (`updating(from:)`).
+    package var communication: CommunicationFields?
 
     package init() {}
 }
@@ -172,6 +174,13 @@ extension WireWriter {
         string(content.categoryIdentifier); string(content.threadIdentifier); optional(content.targetContentIdentifier)
         u8(content.interruptionLevel); double(content.relevanceScore); optional(content.filterCriteria)
         string(content.summaryArgument); u64(UInt64(bitPattern: content.summaryArgumentCount))
+        if let communication = content.communication {
+            u8(1); string(communication.senderName); optional(communication.senderHandle); optional(communication.avatar)
+            optional(communication.groupName); optional(communication.groupImage); optional(communication.conversationIdentifier)
+            u32(UInt32(clamping: communication.recipients))
+        } else {
+            u8(0)
+        }
     }
 
     mutating func categories(_ categories: [WireCategory]) {
@@ -274,6 +283,11 @@ extension WireReader {
         }
         content.relevanceScore = try double(); content.filterCriteria = try optional()
         content.summaryArgument = try string(); content.summaryArgumentCount = Int64(bitPattern: try u64())
+        if try flag() {
+            content.communication = CommunicationFields(senderName: try string(), senderHandle: try optional(), avatar: try optional(),
+                                                        groupName: try optional(), groupImage: try optional(),
+                                                        conversationIdentifier: try optional(), recipients: Int(try u32()))
+        }
         return content
     }
 
