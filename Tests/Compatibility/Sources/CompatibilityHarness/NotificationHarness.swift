@@ -1,5 +1,5 @@
 #if canImport(ExtensionRuntime)
-import ExtensionRuntime
+public import ExtensionRuntime
 public import Foundation
 public import SharingShim
 
@@ -43,11 +43,11 @@ public enum NotificationHarness {
         return here
     }
 
-    /// What the run of `service`'s process delivered `payload` found, each as `CODE: message`.
-    public static func findings(_ service: UNNotificationServiceExtension, payload: [String: Any]) async throws -> [String] {
+    /// The run of `service`'s process delivered `payload`: what was shown, and what the process did (its
+    /// findings, the Darwin notifications it posted).
+    public static func asProcess(_ service: UNNotificationServiceExtension, payload: [String: Any]) async throws -> NotificationRuns {
         let push = try PushPayload(json: JSONSerialization.data(withJSONObject: payload), name: "payload.json")
-        let (_, runs) = try await deliverAsProcess(service, push, filtering: false, timeLimit: .seconds(30))
-        return runs.processes.flatMap(\.findings).map(\.description)
+        return try await deliverAsProcess(service, push, filtering: false, timeLimit: .seconds(30)).runs
     }
 
     /// `push` delivered to the bundle of `service`'s module, made by `swift package appex`, as its own process.

@@ -1,5 +1,6 @@
 #if os(Linux)
 @testable import CallOnceService
+@testable import ChatAvatarService
 import CompatibilityHarness
 @testable import DiscardService
 @testable import ErrorImageService
@@ -46,7 +47,8 @@ struct NotificationServiceCompatibilityTests {
             let payload = Self.push(["attachment": ["url": base.appendingPathComponent("missing.png").absoluteString]])
             let shown = try await NotificationHarness.deliver(ErrorImageService.NotificationService(), payload: payload)
             #expect(shown == ShownNotification(shown: "modified", title: "Ana", body: "Lunch?", attachmentTypes: []))
-            let findings = try await NotificationHarness.findings(ErrorImageService.NotificationService(), payload: payload)
+            let findings = try await NotificationHarness.asProcess(ErrorImageService.NotificationService(), payload: payload)
+                .processes.flatMap(\.findings).map(\.description)
             // Beside debug-build: the suite bundles in debug, as a developer does while writing.
             let leftOut = findings.filter { $0.hasPrefix("not-compiled-here") }
             #expect(leftOut.count == 1, "\(findings)")
@@ -55,9 +57,32 @@ struct NotificationServiceCompatibilityTests {
             #expect(finding.contains("Sources/ErrorImageService/NotificationService.swift:27: #if os(iOS)"))
             #expect(finding.contains("Sources/ErrorImageService/NotificationService.swift:37: #if os(iOS)"))
             // Firebase's helper has no code only iOS compiles (its FoundationNetworking import is Linux's).
-            let none = try await NotificationHarness.findings(ImageDownloadService.NotificationService(),
-                                                              payload: Self.push(["fcm_options": ["image": base.appendingPathComponent("sunset.jpg").absoluteString]]))
+            let none = try await NotificationHarness.asProcess(ImageDownloadService.NotificationService(),
+                                                               payload: Self.push(["fcm_options": ["image": base.appendingPathComponent("sunset.jpg").absoluteString]]))
+                .processes.flatMap(\.findings).map(\.description)
             #expect(!none.contains { $0.hasPrefix("not-compiled-here") }, "\(none)")
+        }
+    }
+
+    @Test("Mattermost's communication notification: the avatar downloaded, the intent donated, the content shown from its sender; the app told by a Darwin notification")
+    func communication() async throws {
+        try await withServer { base in
+            let payload = Self.push(["avatar_url": base.appendingPathComponent("diagram.png").absoluteString, "channel_id": "town-square",
+                                     "sender_id": "u42", "sender_name": "Ana"])
+            let shown = try await NotificationHarness.deliver(ChatAvatarService.NotificationService(), payload: payload)
+            #expect(shown == ShownNotification(shown: "modified", title: "Ana", body: "Lunch?", attachmentTypes: []))
+            let runs = try await NotificationHarness.asProcess(ChatAvatarService.NotificationService(), payload: payload)
+            let message = try #require(runs.deliveries.first?.content.communication, "shown as a message from its sender")
+            let avatar = try Data(contentsOf: ExtensionHarness.examples.appendingPathComponent("files/diagram.png"))
+            #expect(message.sender == "Ana" && message.senderHandle == "u42" && message.avatar == "image data, \(avatar.count) bytes")
+            #expect(message.conversationIdentifier == "town-square" && message.group == nil)
+            #expect(runs.processes.flatMap(\.posted) == [ChatAvatarService.NotificationService.newMessage])
+
+            // No avatar (the server has none): the original text, no sender, and what the service logged is kept.
+            let missing = Self.push(["avatar_url": base.appendingPathComponent("none.png").absoluteString, "channel_id": "town-square"])
+            let plain = try await NotificationHarness.asProcess(ChatAvatarService.NotificationService(), payload: missing)
+            #expect(plain.deliveries.first?.content.communication == nil && plain.processes.flatMap(\.posted).isEmpty)
+            #expect(plain.processes.first?.log.contains("error: the avatar did not download") == true, "\(plain.processes.first?.log ?? "")")
         }
     }
 
