@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <linux/capability.h>
 #include <linux/landlock.h>
+#include <sys/fanotify.h>
 
 // Newer than some distributions' headers.
 #ifndef LANDLOCK_ACCESS_FS_TRUNCATE
@@ -34,6 +35,12 @@
 #define PR_CAP_AMBIENT_CLEAR_ALL 4
 #endif
 #define SECURE_BITS_LOCKED_DOWN 0x3f  // NOROOT, NO_SETUID_FIXUP, KEEP_CAPS: each set and locked (securebits.h)
+// fanotify's pre-content events (kernel 6.14), newer than some distributions' headers.
+#ifndef FAN_PRE_ACCESS
+#define FAN_PRE_ACCESS 0x00100000
+#endif
+#define GATE_INFO_TYPE_RANGE 6
+#define GATE_DENY_ENOSPC (FAN_DENY | ((unsigned int)ENOSPC & 0xff) << 24)
 
 /// The ruleset attributes as Landlock ABI 6 knows them; older kernels take a prefix of it.
 struct ruleset_attributes {
@@ -147,7 +154,7 @@ static int close_all_except(const int *keep, int count) {
 }
 
 struct report { int kind; int value; };
-enum { REPORT_STARTED = 1, REPORT_FAILED = 2, REPORT_EXITED = 3 };
+enum { REPORT_STARTED = 1, REPORT_FAILED = 2, REPORT_EXITED = 3, REPORT_GATED = 4 };
 
 static void report(int fd, int kind, int value) {
     struct report message = { kind, value };
@@ -324,10 +331,23 @@ static void become_init(const struct csharing_spawn_spec *spec, int namespaced, 
     if (!namespaced && prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) { failure = errno; goto failed; }
     // A /proc of the namespace's own, in a mount namespace of its own, where the kernel allows one: the tree
     // sees its own processes by the numbers it knows them by (Swift's crash reporter stops threads by them).
+    int private_mounts = 0;
     if (namespaced && unshare(CLONE_NEWNS) == 0) {
         if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0) {
+            private_mounts = 1;
             (void)mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
         }
+    }
+    // The places the extension writes, each a mount of this namespace's own marked on the host's gate: every
+    // access of a file's content through them waits for the host. Said to the host either way; the extension
+    // never holds the gate (closed below, with every descriptor not kept).
+    if (spec->disk_gate >= 0 && spec->gated) {
+        int gated = private_mounts;
+        for (int i = 0; gated && spec->gated[i]; i++) {
+            gated = mount(spec->gated[i], spec->gated[i], NULL, MS_BIND, NULL) == 0
+                && fanotify_mark(spec->disk_gate, FAN_MARK_ADD | FAN_MARK_MOUNT, FAN_PRE_ACCESS, AT_FDCWD, spec->gated[i]) == 0;
+        }
+        report(report_fd, REPORT_GATED, gated);
     }
     // Into the cgroup before anything is allocated, so that the whole tree is in it ("0" names the writer).
     if (cgroup >= 0 && write(cgroup, "0", 1) != 1) { failure = errno; goto failed; }
@@ -424,6 +444,7 @@ int csharing_spawn(const struct csharing_spawn_spec *spec, struct csharing_spawn
         do { got = read(report_pipe[0], &message, sizeof message); } while (got < 0 && errno == EINTR);
         if (got != (ssize_t)sizeof message) break;
         if (message.kind == REPORT_STARTED) started = 1;
+        if (message.kind == REPORT_GATED) spawned->gated = message.value;
         if (message.kind == REPORT_FAILED) {
             failure = message.value & 0xFFF ? message.value & 0xFFF : EIO;
             spawned->failed_step = message.value >> 12 & 0xF;
@@ -453,8 +474,55 @@ int csharing_spawn(const struct csharing_spawn_spec *spec, struct csharing_spawn
     return 0;
 }
 
+int csharing_disk_gate_create(void) {
+    return fanotify_init(FAN_CLASS_PRE_CONTENT | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY | O_LARGEFILE | O_CLOEXEC);
+}
+
+int csharing_disk_gate_read(int gate, struct csharing_gate_event *events, int capacity) {
+    char buffer[4096] __attribute__((aligned(__alignof__(struct fanotify_event_metadata))));
+    int count = 0;
+    ssize_t size = read(gate, buffer, sizeof buffer);
+    if (size < 0) return errno == EAGAIN ? 0 : -1;
+    for (struct fanotify_event_metadata *event = (void *)buffer; FAN_EVENT_OK(event, size); event = FAN_EVENT_NEXT(event, size)) {
+        if (event->fd < 0) continue;
+        // An event read is an access held until answered: one that does not fit is let go, never left waiting.
+        if (event->vers != FANOTIFY_METADATA_VERSION || count == capacity) {
+            struct fanotify_response response = { .fd = event->fd, .response = FAN_ALLOW };
+            (void)!write(gate, &response, sizeof response);
+            close(event->fd);
+            continue;
+        }
+        struct csharing_gate_event held = { event->fd, event->pid, 0, 0 };
+        for (char *info = (char *)event + event->metadata_len; info + sizeof(struct fanotify_event_info_header) <= (char *)event + event->event_len; ) {
+            struct fanotify_event_info_header *header = (void *)info;
+            if (header->len == 0) break;
+            if (header->info_type == GATE_INFO_TYPE_RANGE && header->len >= sizeof *header + 4 + 16) {
+                unsigned long long range[2];
+                memcpy(range, info + sizeof *header + 4, sizeof range);
+                held.offset = range[0];
+                held.count = range[1];
+            }
+            info += header->len;
+        }
+        events[count++] = held;
+    }
+    return count;
+}
+
+int csharing_disk_gate_answer(int gate, int file, int allow) {
+    struct fanotify_response response = { .fd = file, .response = allow ? FAN_ALLOW : GATE_DENY_ENOSPC };
+    ssize_t written = write(gate, &response, sizeof response);
+    int saved = errno;
+    close(file);
+    errno = saved;
+    return written == (ssize_t)sizeof response ? 0 : -1;
+}
+
 #else
 
+int csharing_disk_gate_create(void) { errno = ENOSYS; return -1; }
+int csharing_disk_gate_read(int gate, struct csharing_gate_event *events, int capacity) { (void)gate; (void)events; (void)capacity; errno = ENOSYS; return -1; }
+int csharing_disk_gate_answer(int gate, int file, int allow) { (void)gate; (void)file; (void)allow; errno = ENOSYS; return -1; }
 int csharing_landlock_abi(void) { return 0; }
 int csharing_spawn(const struct csharing_spawn_spec *spec, struct csharing_spawned *spawned) {
     (void)spec; (void)spawned; errno = ENOSYS; return -1;

@@ -43,6 +43,10 @@ package final class ProcessTree: @unchecked Sendable {
         package var confinement: (writable: [URL], executable: [URL])?
         /// Whether the tree may have a PID namespace of its own (when the kernel allows it).
         package var pidNamespace: Bool
+        /// A gate every access of a file's content beneath `gated` waits on (`DiskGate`), where the tree has a
+        /// mount namespace of its own to mark them in; `ProcessTree.gated` says whether it held.
+        package var diskGate: DiskGate?
+        package var gated: [URL] = []
 
         package init(executable: URL, arguments: [String] = [], environment: [String: String], directory: URL,
                      channel: PacketChannel, output: OpenFile? = nil, dataLimit: Int? = nil, fileSizeLimit: Int? = nil,
@@ -93,6 +97,8 @@ package final class ProcessTree: @unchecked Sendable {
     /// The init, this process's child.
     package let initIdentifier: Int32
     package let containment: Containment
+    /// Whether every access beneath the specification's `gated` waits on its `diskGate`.
+    package let gated: Bool
     /// Readable once the program has ended (or the tree was killed): poll it, then ask `termination()`.
     package let endDescriptor: CInt
     private let initDescriptor: CInt
@@ -105,6 +111,7 @@ package final class ProcessTree: @unchecked Sendable {
         identifier = spawned.extension
         initIdentifier = spawned.`init`
         containment = spawned.namespaced != 0 ? .pidNamespace : .subreaper
+        gated = spawned.gated != 0
         endDescriptor = spawned.status
         self.initDescriptor = initDescriptor
         programDescriptor = spawned.program
@@ -149,23 +156,28 @@ package final class ProcessTree: @unchecked Sendable {
         let writable = specification.confinement?.writable.map(\.path) ?? []
         let executable = specification.confinement?.executable.map(\.path) ?? []
         let confined = specification.confinement != nil
+        let gate = specification.gated.isEmpty ? nil : specification.diskGate
         var spawned = csharing_spawned()
         let started = withCStrings(arguments) { argv in
             withCStrings(environment) { envp in
                 withCStrings(writable) { writable in
                     withCStrings(executable) { executables in
-                        specification.directory.path.withCString { directory in
-                            path.withCString { program in
-                                var spec = csharing_spawn_spec(
-                                    path: program, arguments: argv, environment: envp, directory: directory,
-                                    channel: specification.channel.descriptor, output: specification.output?.descriptor ?? -1,
-                                    data_limit: UInt64(specification.dataLimit ?? 0),
-                                    file_size_limit: UInt64(specification.fileSizeLimit ?? 0),
-                                    cgroup_procs: specification.cgroupProcesses?.descriptor ?? -1,
-                                    writable: confined ? UnsafePointer(OpaquePointer(writable)) : nil,
-                                    executable: confined ? UnsafePointer(OpaquePointer(executables)) : nil,
-                                    pid_namespace: specification.pidNamespace ? 1 : 0)
-                                return csharing_spawn(&spec, &spawned)
+                        withCStrings(specification.gated.map(\.path)) { gated in
+                            specification.directory.path.withCString { directory in
+                                path.withCString { program in
+                                    var spec = csharing_spawn_spec(
+                                        path: program, arguments: argv, environment: envp, directory: directory,
+                                        channel: specification.channel.descriptor, output: specification.output?.descriptor ?? -1,
+                                        data_limit: UInt64(specification.dataLimit ?? 0),
+                                        file_size_limit: UInt64(specification.fileSizeLimit ?? 0),
+                                        cgroup_procs: specification.cgroupProcesses?.descriptor ?? -1,
+                                        writable: confined ? UnsafePointer(OpaquePointer(writable)) : nil,
+                                        executable: confined ? UnsafePointer(OpaquePointer(executables)) : nil,
+                                        pid_namespace: specification.pidNamespace ? 1 : 0,
+                                        disk_gate: gate?.descriptor ?? -1,
+                                        gated: gate == nil ? nil : UnsafePointer(OpaquePointer(gated)))
+                                    return csharing_spawn(&spec, &spawned)
+                                }
                             }
                         }
                     }

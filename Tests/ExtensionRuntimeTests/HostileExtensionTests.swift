@@ -430,4 +430,11 @@ struct BusyMachineTests {
         }
         #expect(HostileBundle.processes(of: bundle).isEmpty)
     }
+
+    @Test("the disk budget holds on a busy machine: what an extension writing without end leaves is the budget and one write")
+    func diskBudgetBusy() async throws {
+        let loops = try BusyLoops(2, core: 0)
+        defer { loops.stop() }
+        try await HostileInputTests.fillGroups()
+    }
 }

@@ -105,6 +105,11 @@ struct csharing_spawn_spec {
     const char *const *executable;
     /// 1: the init gets a PID namespace of its own when the kernel allows it (else it is a subreaper).
     int pid_namespace;
+    /// A disk gate (`csharing_disk_gate_create`), or -1: in its mount namespace the init binds each of `gated`
+    /// (NULL-terminated) onto itself and marks the mount on the gate, so that each access of a file's content
+    /// beneath them waits for this process's answer; then it closes the gate, which the extension never holds.
+    int disk_gate;
+    const char *const *gated;
 };
 
 /// What `csharing_spawn` started.
@@ -121,6 +126,8 @@ struct csharing_spawned {
     int status;
     /// Whether the tree has a PID namespace of its own (else the init is a subreaper in this one).
     int namespaced;
+    /// Whether every path of `gated` was bound and marked on the gate (else nothing waits on it).
+    int gated;
     /// When starting failed: the step that failed (`CSHARING_SPAWN_STEP_…`), and for a list of paths, the
     /// index of the one it failed on.
     int failed_step;
@@ -168,6 +175,27 @@ int csharing_descriptor_access(int descriptor);
 
 /// Makes standard output line-buffered, so that each line a program prints is written as it is printed.
 void csharing_line_buffer_stdout(void);
+
+/// A disk gate: a fanotify group of the pre-content class (kernel 6.14 and later), non-blocking and
+/// close-on-exec, whose events are accesses of a file's content that wait for an answer. -1 with errno where the
+/// kernel has none or refuses it.
+int csharing_disk_gate_create(void);
+
+/// One access the gate holds: the file (a descriptor of it, this process's to close) and the range of bytes.
+struct csharing_gate_event {
+    int file;
+    int pid;
+    unsigned long long offset;
+    unsigned long long count;
+};
+
+/// Reads the held accesses waiting on `gate` (one read's worth) into `events`: their number, 0 when none waits,
+/// or -1 with errno. Any beyond `capacity` are let go at once, never left waiting.
+int csharing_disk_gate_read(int gate, struct csharing_gate_event *events, int capacity);
+
+/// Answers a held access: it goes on (`allow` 1) or fails with ENOSPC, as a full disk fails it (0); then
+/// closes the event's file. 0, or -1 with errno.
+int csharing_disk_gate_answer(int gate, int file, int allow);
 
 /// The kernel's Landlock ABI version, or 0 where the kernel has no Landlock (or it is disabled).
 int csharing_landlock_abi(void);

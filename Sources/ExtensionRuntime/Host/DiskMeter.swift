@@ -16,7 +16,17 @@ final class DiskMeter: Sendable {
     static let depthLimit = 256
 
     private let places: [(url: URL, baseline: Int)]
-    private let state = Locked<(measured: Int, reachedLimit: Bool, measuring: Bool)>((0, false, false))
+    private struct State {
+        var measured = 0
+        var reachedLimit = false
+        var measuring = false
+        /// Bytes the disk gate let files grow by, in all (`grant`).
+        var granted = 0
+        /// What `granted` was when the walk that gave `measured` began: what was granted since may not be in it.
+        var grantedAtMeasured = 0
+    }
+
+    private let state = Locked(State())
     /// How long the last walk took.
     private let lastWalk = Locked<Duration>(.zero)
     /// The longest walk a caller's thread is asked to wait for.
@@ -46,6 +56,31 @@ final class DiskMeter: Sendable {
         state.withLock { $0.measured } + stored.withLock { $0 }
     }
 
+    /// The bytes used as last measured, with what the host has stored since and what the disk gate let files
+    /// grow by since that measurement began (some of which it may have counted already: never less than used).
+    var usedWithGranted: Int {
+        state.withLock { $0.measured + $0.granted - $0.grantedAtMeasured } + stored.withLock { $0 }
+    }
+
+    /// Counts `bytes` the disk gate let a file grow by, before they land.
+    func grant(_ bytes: Int) {
+        state.withLock { $0.granted += bytes }
+    }
+
+    /// Measures on this thread, now, for the disk gate: the bytes used, with what the host has stored, as they
+    /// are (less than before, when the extension removed files), what was granted before now all counted in it
+    /// but for writes still on their way.
+    func measureForGate() -> Int {
+        let tag = state.withLock { $0.granted }
+        let (total, limited) = walk()
+        state.withLock { state in
+            state.measured = total
+            state.grantedAtMeasured = tag
+            state.reachedLimit = state.reachedLimit || limited
+        }
+        return total + stored.withLock { $0 }
+    }
+
     /// The last measurement stopped at a limit: more is there than it counted.
     var reachedLimit: Bool { state.withLock { $0.reachedLimit } }
 
@@ -53,12 +88,17 @@ final class DiskMeter: Sendable {
     func measure() {
         let start = state.withLock { state in
             defer { state.measuring = true }
-            return !state.measuring
+            return state.measuring ? nil : state.granted
         }
-        guard start else { return }
+        guard let tag = start else { return }
         BlockingThreads.submit { [self] in
             let (total, limited) = walk()
-            state.withLock { $0 = (total, limited, false) }
+            state.withLock { state in
+                state.measured = total
+                state.reachedLimit = limited
+                state.measuring = false
+                state.grantedAtMeasured = tag
+            }
             measured.signal()
         }
     }
@@ -66,9 +106,13 @@ final class DiskMeter: Sendable {
     /// Measures on this thread, now: when a verdict is about to be given (the request ends, the process has
     /// ended), so that nothing written since the last measurement escapes it.
     func measureNow() {
+        let tag = state.withLock { $0.granted }
         let (total, limited) = walk()
         state.withLock { state in
-            state.measured = max(state.measured, total)
+            if total >= state.measured {
+                state.measured = total
+                state.grantedAtMeasured = tag
+            }
             state.reachedLimit = state.reachedLimit || limited
         }
     }

@@ -7,6 +7,10 @@ public struct ExtensionSandbox: Sendable, Equatable, CustomStringConvertible {
     /// executes only its bundle's and the system's programs; from 6 it signals and reaches abstract sockets only
     /// among its own processes.
     public var landlock: Int
+    /// Whether the kernel held each access of a file's content where the extension writes until the host let it
+    /// go (fanotify's pre-content events, kernel 6.14 and later), so that the disk budget is kept before a byte
+    /// lands; else the budget is measured after the writes.
+    public var diskGate: Bool
 
     public var description: String {
         var parts = [pidNamespace ? "a PID namespace of its own" : "a subreaper (no PID namespace allowed)"]
@@ -16,6 +20,8 @@ public struct ExtensionSandbox: Sendable, Equatable, CustomStringConvertible {
         } else {
             parts.append("no Landlock (the kernel has none)")
         }
+        parts.append(diskGate ? "writes held to the disk budget by the kernel before they land"
+                     : "the disk budget measured after the writes (the kernel has no pre-content events)")
         parts.append("no capabilities")
         return parts.joined(separator: "; ")
     }

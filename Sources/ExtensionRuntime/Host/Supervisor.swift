@@ -46,6 +46,10 @@ final class Supervisor {
     private var memoryInterval = Supervisor.memoryInterval
     /// Everything stored on disk for the extension, measured on another thread, and when that last began.
     private let disk: DiskMeter
+    /// Where the kernel has pre-content events: every access of a file's content where the extension writes
+    /// waits for the gatekeeper's answer, which lets a file grow only within the disk budget; nil elsewhere,
+    /// where the meter alone keeps the budget, after the writes.
+    private let gatekeeper: DiskGatekeeper?
     private var diskMeasuredAt: ContinuousClock.Instant
     /// When a write last set off a measurement.
     private var writeMeasuredAt: ContinuousClock.Instant
@@ -181,6 +185,10 @@ final class Supervisor {
                 executable: bundle.executable, environment: environment, directory: container.url, channel: guest, output: log,
                 dataLimit: max(limits.memory * 2, limits.memory + (256 << 20)), fileSizeLimit: limits.disk,
                 cgroupProcesses: memoryCgroup?.processes, pidNamespace: pidNamespace)
+            // Its container and app groups, gated where the kernel allows: the budget is kept before a byte lands.
+            let diskGate = try? DiskGate()
+            specification.diskGate = diskGate
+            specification.gated = [container.url] + (appGroupContainers.map { [$0] } ?? [])
             if ProcessTree.landlockVersion >= 1 {
                 let system = ["/usr", "/bin", "/opt"].map { URL(fileURLWithPath: $0) }.filter { FileManager.default.fileExists(atPath: $0.path) }
                 specification.confinement = (writable: [container.url] + (appGroupContainers.map { [$0] } ?? []), executable: [bundle.url] + system)
@@ -194,6 +202,8 @@ final class Supervisor {
             diskMeasuredAt = started
             writeMeasuredAt = started
             tree = try ProcessTree.start(specification, name: "the extension \(bundle.name)")
+            let (meter, budget) = (disk, limits.disk)
+            gatekeeper = tree.gated ? diskGate.flatMap { try? DiskGatekeeper($0, meter: meter, limit: budget) } : nil
         } catch {
             // Nothing is left of a run that did not start.
             memoryCgroup?.remove()
@@ -229,7 +239,8 @@ final class Supervisor {
             checkDisk(now)
             if let overdue = outbox.overdue { kill(for: .protocolViolation(overdue)) }
             let current = channel ?? bootstrap
-            let reading = [tree.endDescriptor, outbox.wakeup.descriptor, disk.writes.descriptor, disk.measured.descriptor] + (closed ? [] : [current.descriptor])
+            let reading = [tree.endDescriptor, outbox.wakeup.descriptor, disk.writes.descriptor, disk.measured.descriptor]
+                + (closed ? [] : [current.descriptor]) + (gatekeeper.map { [$0.refusal.descriptor] } ?? [])
             let writing = waiting && !closed ? (channel.map { [$0.descriptor] } ?? []) : []
             let ready = (try? Poll.ready(reading: reading, writing: writing, timeout: memoryInterval, name: "the extension")) ?? (readable: [], writable: [])
             if !closed && ready.readable.contains(current.descriptor) {
@@ -275,6 +286,10 @@ final class Supervisor {
                 disk.measured.drain()
                 checkDisk(clock.now)
             }
+            if let gatekeeper, ready.readable.contains(gatekeeper.refusal.descriptor) {
+                gatekeeper.refusal.drain()
+                if let used = gatekeeper.refused, killedFor == nil { kill(for: .diskLimit(limit: limits.disk, used: used)) }
+            }
             checkClock(clock.now)
             if ready.readable.contains(tree.endDescriptor) {
                 termination = tree.termination()
@@ -287,8 +302,10 @@ final class Supervisor {
             if !receive() { break }
         }
         endPhase()
-        // Nothing of the tree outlives the run; then nothing of the request's.
+        // Nothing of the tree outlives the run; then nothing of the request's. The gate closes with its keeper's
+        // thread: nothing waits on it any longer, the host's own reads of what the extension opened included.
         tree.end()
+        gatekeeper?.end()
         loads.end()
         if let memoryCgroup {
             // The kernel's kill at the cgroup's memory.max is the memory limit too.
@@ -308,7 +325,8 @@ final class Supervisor {
         Container.waitForTidying()
         var run = ExtensionRun(outcome: finalOutcome(status), loads: loads.records, returned: returned, openedURLs: opened, peakFootprint: peak,
                                log: log, exitStatus: status,
-                               sandbox: ExtensionSandbox(pidNamespace: tree.containment == .pidNamespace, landlock: ProcessTree.landlockVersion))
+                               sandbox: ExtensionSandbox(pidNamespace: tree.containment == .pidNamespace, landlock: ProcessTree.landlockVersion,
+                                                         diskGate: gatekeeper != nil))
         run.alerts = alerts
         run.findings = findings
         run.tapped = tapped
