@@ -5,7 +5,7 @@ import Testing
 
 /// Python for the wire form of empty notification content (`WireContent()`).
 private let emptyContent = "struct.pack('<III', 0, 0, 0) + b'\\x00\\x00' + struct.pack('<I', 0) + b'\\x08' + struct.pack('<II', 0, 0) "
-    + "+ struct.pack('<II', 0, 0) + b'\\x00\\x01' + struct.pack('<d', 0) + b'\\x00' + struct.pack('<IQ', 0, 0)"
+    + "+ struct.pack('<II', 0, 0) + b'\\x00\\x01' + struct.pack('<d', 0) + b'\\x00' + struct.pack('<IQ', 0, 0) + b'\\x00'"
 
 /// Extensions that break the protocol, written in Python so that they can send what a Swift extension
 /// built on the runtime never would. Each must end in one interrupted outcome naming the violation, with

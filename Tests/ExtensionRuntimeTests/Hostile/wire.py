@@ -48,7 +48,8 @@ def content(title="t", body="b", attachments=()):
     out += u32(len(attachments))
     for identifier, url, type_identifier, carries in attachments:
         out += string(identifier) + string(url) + string(type_identifier) + b"\x00" + b"\x00" + f64(-1.0) + (b"\x01" if carries else b"\x00")
-    return out + string("") + string("") + b"\x00" + bytes([1]) + f64(0.0) + b"\x00" + string("") + u64(0)
+    # ... category, thread, target, interruption level, relevance, filter criteria, summary; no communication.
+    return out + string("") + string("") + b"\x00" + bytes([1]) + f64(0.0) + b"\x00" + string("") + u64(0) + b"\x00"
 
 def deliver(sock, index, body, fds=()):
     """Gives notification `index` its content (`content(...)`), its attachments' files as `fds`."""
