@@ -40,8 +40,10 @@ final class DiskGatekeeper: Sendable {
                     } else if !gate.isWrite(access) {
                         gate.answer(access, allow: true)
                     } else {
-                        gate.answer(access, allow: false)
+                        // Recorded before the answer: whatever the extension does once its write failed, the host
+                        // knows of the refusal first.
                         refusedUse.withLock { $0 = $0 ?? meter.used + access.growth }
+                        gate.answer(access, allow: false)
                         refusal.signal()
                     }
                 }

@@ -589,6 +589,8 @@ final class Supervisor {
         // The disk too, now: what it wrote since the last measurement counts before the request can end.
         disk.measureNow()
         checkDisk(clock.now)
+        // A write the gate refused came before this ending, whatever the extension made of the failure.
+        if let used = gatekeeper?.refused, killedFor == nil { kill(for: .diskLimit(limit: limits.disk, used: used)) }
         guard killedFor == nil else { return }
         self.outcome = outcome
         if desk != nil, case .completed = outcome {
