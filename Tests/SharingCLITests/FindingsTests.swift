@@ -29,7 +29,10 @@ struct FindingsTests {
             let twice = try ExampleBundle.make("CompletesTwice", in: directory)
             let result = try await Sharing.run(["run", twice.path, "--host", "notes", "--text", "hi"])
             #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
-            #expect(result.standardOutput.contains("CompletesTwice: completed, 0 items returned"), "\(result.standardOutput)")
+            // Which of its two endings comes first is the extension's own race (its load may answer before beginRequest
+            // returns, on a busy machine); the request completes either way, and the other ending is the finding.
+            #expect(result.standardOutput.contains("CompletesTwice: completed, 0 items returned")
+                    || result.standardOutput.contains("CompletesTwice: completed, 1 item returned"), "\(result.standardOutput)")
             #expect(result.standardOutput.contains("finding: request-ended-twice: completeRequest(returningItems:) was called after the request had ended"),
                     "\(result.standardOutput)")
             let failed = try await Self.report(["run", twice.path, "--host", "notes", "--text", "hi"])
