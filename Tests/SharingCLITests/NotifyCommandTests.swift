@@ -124,11 +124,10 @@ struct NotifyCommandTests {
             #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
             #expect(result.standardOutput.contains("  from Ana (ana@example.com), avatar: image data, 2048 bytes, in Lunch crew "
                                                    + "(image at https://example.com/group.png), conversation room-7\n"), "\(result.standardOutput)")
-            let json = try await Sharing.run(["notify", bundle.path, "--payload", payload, "--json"])
-            let report = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
-            let content = ((report?["notifications"] as? [[String: Any]])?.first?["content"] as? [String: Any])
+            let json = try await FindingsTests.report(["notify", bundle.path, "--payload", payload])
+            let content = ((json.report?["notifications"] as? [[String: Any]])?.first?["content"] as? [String: Any])
             let message = content?["communication"] as? [String: Any]
-            #expect(message?["sender"] as? String == "Ana" && message?["avatar"] as? String == "image data, 2048 bytes", "\(json.standardOutput)")
+            #expect(message?["sender"] as? String == "Ana" && message?["avatar"] as? String == "image data, 2048 bytes", "\(json.said)")
             #expect(message?["conversationIdentifier"] as? String == "room-7" && message?["recipients"] as? Int == 0)
 
             // An ordinary notification has none.
@@ -148,10 +147,9 @@ struct NotifyCommandTests {
             #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
             #expect(result.standardOutput.contains("  title: heard org.opensharing.prober.newMessage"), "\(result.standardOutput)")
             #expect(result.standardOutput.contains("  posted org.opensharing.prober.newMessage\n"), "\(result.standardOutput)")
-            let json = try await Sharing.run(["notify", bundle.path, "--payload", payload, "--json"])
-            let report = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
-            let shown = (report?["notifications"] as? [[String: Any]])?.first
-            #expect(shown?["posted"] as? [String] == ["org.opensharing.prober.newMessage"], "\(json.standardOutput)")
+            let json = try await FindingsTests.report(["notify", bundle.path, "--payload", payload])
+            let shown = (json.report?["notifications"] as? [[String: Any]])?.first
+            #expect(shown?["posted"] as? [String] == ["org.opensharing.prober.newMessage"], "\(json.said)")
         }
     }
 
