@@ -20,6 +20,14 @@
 #include <linux/capability.h>
 #include <linux/landlock.h>
 #include <sys/fanotify.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 
 // Newer than some distributions' headers.
 #ifndef LANDLOCK_ACCESS_FS_TRUNCATE
@@ -319,11 +327,71 @@ static void forget_host(void) {
     }
 }
 
+#if defined(__x86_64__)
+#define NATIVE_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define NATIVE_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+/// Makes every connect(2) of this process and its descendants wait for whoever holds the returned listener
+/// (seccomp's user notifications, kernel 5.5 and later for letting the call go on); -1 with errno where the
+/// kernel refuses. Calls of another architecture's table go unseen. Only system calls.
+static int watch_connections(void) {
+#if defined(NATIVE_AUDIT_ARCH) && defined(SECCOMP_FILTER_FLAG_NEW_LISTENER) && defined(SECCOMP_USER_NOTIF_FLAG_CONTINUE)
+    struct sock_filter program[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_AUDIT_ARCH, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_connect, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog filter = { .len = sizeof program / sizeof program[0], .filter = program };
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
+    return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &filter);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+/// Sends `descriptor` over the socket `to` (SCM_RIGHTS); whether it went. Only system calls.
+static int send_descriptor(int to, int descriptor) {
+    char byte = 0;
+    struct iovec data = { &byte, 1 };
+    union { struct cmsghdr header; char space[CMSG_SPACE(sizeof(int))]; } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr message = { .msg_iov = &data, .msg_iovlen = 1, .msg_control = control.space, .msg_controllen = sizeof control.space };
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(header), &descriptor, sizeof(int));
+    return sendmsg(to, &message, MSG_NOSIGNAL) == 1;
+}
+
+/// Receives a descriptor `send_descriptor` sent over `from`, without waiting; -1 when none is there.
+static int receive_descriptor(int from) {
+    char byte;
+    struct iovec data = { &byte, 1 };
+    union { struct cmsghdr header; char space[CMSG_SPACE(sizeof(int))]; } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr message = { .msg_iov = &data, .msg_iovlen = 1, .msg_control = control.space, .msg_controllen = sizeof control.space };
+    ssize_t got;
+    do { got = recvmsg(from, &message, MSG_DONTWAIT | MSG_CMSG_CLOEXEC); } while (got < 0 && errno == EINTR);
+    struct cmsghdr *header = got == 1 ? CMSG_FIRSTHDR(&message) : NULL;
+    if (!header || header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS || header->cmsg_len != CMSG_LEN(sizeof(int))) return -1;
+    int descriptor;
+    memcpy(&descriptor, CMSG_DATA(header), sizeof(int));
+    return descriptor;
+}
+
 /// The init: starts the extension, waits until the host has learnt which process it is (`hold_fd` at end of
 /// file), reaps whatever ends, and when the extension ends says how to the host, ends every other process of
 /// the tree, and exits.
 static void become_init(const struct csharing_spawn_spec *spec, int namespaced, int report_fd, int status_fd,
-                        int hold_fd, int channel, int output, int cgroup) {
+                        int hold_fd, int channel, int output, int cgroup, int watch_fd) {
     int failure = 0;
     pid_t self = namespaced ? 0 : getpid();
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) { failure = errno; goto failed; }
@@ -348,6 +416,15 @@ static void become_init(const struct csharing_spawn_spec *spec, int namespaced, 
                 && fanotify_mark(spec->disk_gate, FAN_MARK_ADD | FAN_MARK_MOUNT, FAN_PRE_ACCESS, AT_FDCWD, spec->gated[i]) == 0;
         }
         report(report_fd, REPORT_GATED, gated);
+    }
+    // Every connection the tree opens, seen by the host before it is made: the listener goes to the host,
+    // and none of the tree holds it (the filter cannot be lifted; each connect waits for the host's answer).
+    if (watch_fd >= 0) {
+        int listener = watch_connections();
+        // Sent or not at all: a listener nobody holds would fail every connect with ENOSYS.
+        if (listener >= 0 && !send_descriptor(watch_fd, listener)) { failure = errno; goto failed; }
+        if (listener >= 0) close(listener);
+        close(watch_fd);
     }
     // Into the cgroup before anything is allocated, so that the whole tree is in it ("0" names the writer).
     if (cgroup >= 0 && write(cgroup, "0", 1) != 1) { failure = errno; goto failed; }
@@ -390,19 +467,21 @@ failed:
     _exit(127);
 }
 
+/// Closes each descriptor of `descriptors` that is open (not -1), keeping errno.
+static void close_each(int *descriptors, int count) {
+    int saved = errno;
+    for (int i = 0; i < count; i++) if (descriptors[i] >= 0) close(descriptors[i]);
+    errno = saved;
+}
+
 int csharing_spawn(const struct csharing_spawn_spec *spec, struct csharing_spawned *spawned) {
-    int report_pipe[2], status_pipe[2], hold_pipe[2];
-    if (pipe2(report_pipe, O_CLOEXEC) != 0) return -1;
-    if (pipe2(status_pipe, O_CLOEXEC) != 0) {
-        int saved = errno;
-        close(report_pipe[0]); close(report_pipe[1]);
-        errno = saved;
-        return -1;
-    }
-    if (pipe2(hold_pipe, O_CLOEXEC) != 0) {
-        int saved = errno;
-        close(report_pipe[0]); close(report_pipe[1]); close(status_pipe[0]); close(status_pipe[1]);
-        errno = saved;
+    spawned->connections = -1;
+    // The report, status and hold pipes, and the socket pair the connection watch's listener comes over.
+    int ends[8] = { -1, -1, -1, -1, -1, -1, -1, -1 };
+    int *report_pipe = ends, *status_pipe = ends + 2, *hold_pipe = ends + 4, *watch_pair = ends + 6;
+    if (pipe2(report_pipe, O_CLOEXEC) != 0 || pipe2(status_pipe, O_CLOEXEC) != 0 || pipe2(hold_pipe, O_CLOEXEC) != 0
+        || (spec->watch_connections && socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, watch_pair) != 0)) {
+        close_each(ends, 8);
         return -1;
     }
     pid_t parent = getpid();
@@ -414,24 +493,22 @@ int csharing_spawn(const struct csharing_spawn_spec *spec, struct csharing_spawn
     }
     if (init < 0) init = fork();
     if (init < 0) {
-        int saved = errno;
-        close(report_pipe[0]); close(report_pipe[1]); close(status_pipe[0]); close(status_pipe[1]);
-        close(hold_pipe[0]); close(hold_pipe[1]);
-        errno = saved;
+        close_each(ends, 8);
         return -1;
     }
     if (init == 0) {
-        int report_fd = report_pipe[1], status_fd = status_pipe[1], hold_fd = hold_pipe[0];
+        int report_fd = report_pipe[1], status_fd = status_pipe[1], hold_fd = hold_pipe[0], watch_fd = watch_pair[1];
         int channel = spec->channel, output = spec->output, cgroup = spec->cgroup_procs;
         // Above the descriptors the extension's set-up will use, so that no dup2 overwrites them.
         if (lift(&report_fd) != 0 || lift(&status_fd) != 0 || lift(&hold_fd) != 0 || lift(&channel) != 0 || lift(&output) != 0
-            || lift(&cgroup) != 0) {
+            || lift(&cgroup) != 0 || lift(&watch_fd) != 0) {
             report(report_pipe[1], REPORT_FAILED, errno);
             _exit(127);
         }
         if (!namespaced && getppid() != parent) { report(report_fd, REPORT_FAILED, ESRCH); _exit(127); }
-        become_init(spec, namespaced, report_fd, status_fd, hold_fd, channel, output, cgroup);
+        become_init(spec, namespaced, report_fd, status_fd, hold_fd, channel, output, cgroup, watch_fd);
     }
+    if (watch_pair[1] >= 0) close(watch_pair[1]);
     close(report_pipe[1]);
     close(status_pipe[1]);
     close(hold_pipe[0]);
@@ -452,6 +529,9 @@ int csharing_spawn(const struct csharing_spawn_spec *spec, struct csharing_spawn
         }
     }
     close(report_pipe[0]);
+    // Sent before the extension was started, so here by now, if the kernel gave one.
+    spawned->connections = watch_pair[0] >= 0 ? receive_descriptor(watch_pair[0]) : -1;
+    if (watch_pair[0] >= 0) close(watch_pair[0]);
     // The extension is the init's first child, as this process numbers it: the init, held, has not reaped it,
     // and a process it leaves behind is listed after it. Its process descriptor too, before the init lets go.
     pid_t extension = 0;
@@ -460,6 +540,7 @@ int csharing_spawn(const struct csharing_spawn_spec *spec, struct csharing_spawn
     close(hold_pipe[1]);
     if (failure || !started || extension <= 0) {
         if (program >= 0) close(program);
+        if (spawned->connections >= 0) close(spawned->connections);
         kill(init, SIGKILL);
         while (waitpid(init, NULL, 0) < 0 && errno == EINTR) {}
         close(status_pipe[0]);
@@ -518,12 +599,68 @@ int csharing_disk_gate_answer(int gate, int file, int allow) {
     return written == (ssize_t)sizeof response ? 0 : -1;
 }
 
+int csharing_connection_receive(int listener, struct csharing_connection *connection) {
+#if defined(SECCOMP_IOCTL_NOTIF_RECV) && defined(SECCOMP_USER_NOTIF_FLAG_CONTINUE)
+    struct seccomp_notif call;
+    memset(&call, 0, sizeof call);
+    if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &call) != 0) return -1;
+    memset(connection, 0, sizeof *connection);
+    connection->id = call.id;
+    connection->pid = (int)call.pid;
+    connection->family = -1;
+    connection->type = -1;
+    // The socket as the process holds it, for its domain and type, which its memory could lie about.
+    int process = csharing_pidfd_open((pid_t)call.pid);
+    int socket = process >= 0 ? (int)syscall(SYS_pidfd_getfd, process, (int)call.data.args[0], 0) : -1;
+    if (socket >= 0) {
+        int value;
+        socklen_t length = sizeof value;
+        if (getsockopt(socket, SOL_SOCKET, SO_DOMAIN, &value, &length) == 0) connection->family = value;
+        length = sizeof value;
+        if (getsockopt(socket, SOL_SOCKET, SO_TYPE, &value, &length) == 0) connection->type = value;
+        close(socket);
+    }
+    if (process >= 0) close(process);
+    // The address asked for, from the caller's memory while it waits.
+    size_t wanted = call.data.args[2] < sizeof connection->address ? (size_t)call.data.args[2] : sizeof connection->address;
+    struct iovec local = { connection->address, wanted }, remote = { (void *)(uintptr_t)call.data.args[1], wanted };
+    ssize_t read = wanted > 0 ? process_vm_readv((pid_t)call.pid, &local, 1, &remote, 1, 0) : 0;
+    connection->address_length = read > 0 ? (int)read : 0;
+    // Read from the process that asked, not one that took its number since.
+    if (ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &call.id) != 0) {
+        connection->family = connection->type = -1;
+        connection->address_length = 0;
+    }
+    return 0;
+#else
+    (void)listener; (void)connection;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int csharing_connection_continue(int listener, unsigned long long id) {
+#if defined(SECCOMP_IOCTL_NOTIF_SEND) && defined(SECCOMP_USER_NOTIF_FLAG_CONTINUE)
+    struct seccomp_notif_resp answer;
+    memset(&answer, 0, sizeof answer);
+    answer.id = id;
+    answer.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+    return ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &answer);
+#else
+    (void)listener; (void)id;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
 #else
 
 int csharing_disk_gate_create(void) { errno = ENOSYS; return -1; }
 int csharing_disk_gate_read(int gate, struct csharing_gate_event *events, int capacity) { (void)gate; (void)events; (void)capacity; errno = ENOSYS; return -1; }
 int csharing_disk_gate_answer(int gate, int file, int allow) { (void)gate; (void)file; (void)allow; errno = ENOSYS; return -1; }
 int csharing_landlock_abi(void) { return 0; }
+int csharing_connection_receive(int listener, struct csharing_connection *connection) { (void)listener; (void)connection; errno = ENOSYS; return -1; }
+int csharing_connection_continue(int listener, unsigned long long id) { (void)listener; (void)id; errno = ENOSYS; return -1; }
 int csharing_spawn(const struct csharing_spawn_spec *spec, struct csharing_spawned *spawned) {
     (void)spec; (void)spawned; errno = ENOSYS; return -1;
 }

@@ -47,6 +47,8 @@ package final class ProcessTree: @unchecked Sendable {
         /// mount namespace of its own to mark them in; `ProcessTree.gated` says whether it held.
         package var diskGate: DiskGate?
         package var gated: [URL] = []
+        /// Whether every connect(2) of the tree waits until the host has seen it (`ProcessTree.connections`).
+        package var watchesConnections = false
 
         package init(executable: URL, arguments: [String] = [], environment: [String: String], directory: URL,
                      channel: PacketChannel, output: OpenFile? = nil, dataLimit: Int? = nil, fileSizeLimit: Int? = nil,
@@ -99,6 +101,9 @@ package final class ProcessTree: @unchecked Sendable {
     package let containment: Containment
     /// Whether every access beneath the specification's `gated` waits on its `diskGate`.
     package let gated: Bool
+    /// Where the specification asked it and the kernel has seccomp's user notifications: each connect(2) of the
+    /// tree, held until this process lets it go.
+    package let connections: ConnectionWatch?
     /// Readable once the program has ended (or the tree was killed): poll it, then ask `termination()`.
     package let endDescriptor: CInt
     private let initDescriptor: CInt
@@ -112,6 +117,7 @@ package final class ProcessTree: @unchecked Sendable {
         initIdentifier = spawned.`init`
         containment = spawned.namespaced != 0 ? .pidNamespace : .subreaper
         gated = spawned.gated != 0
+        connections = spawned.connections >= 0 ? ConnectionWatch(adopting: spawned.connections) : nil
         endDescriptor = spawned.status
         self.initDescriptor = initDescriptor
         programDescriptor = spawned.program
@@ -175,7 +181,8 @@ package final class ProcessTree: @unchecked Sendable {
                                         executable: confined ? UnsafePointer(OpaquePointer(executables)) : nil,
                                         pid_namespace: specification.pidNamespace ? 1 : 0,
                                         disk_gate: gate?.descriptor ?? -1,
-                                        gated: gate == nil ? nil : UnsafePointer(OpaquePointer(gated)))
+                                        gated: gate == nil ? nil : UnsafePointer(OpaquePointer(gated)),
+                                        watch_connections: specification.watchesConnections ? 1 : 0)
                                     return csharing_spawn(&spec, &spawned)
                                 }
                             }
@@ -204,6 +211,7 @@ package final class ProcessTree: @unchecked Sendable {
             while waitpid(spawned.`init`, &status, 0) < 0 && errno == EINTR {}
             Syscall.closeDescriptor(spawned.status)
             if spawned.program >= 0 { Syscall.closeDescriptor(spawned.program) }
+            if spawned.connections >= 0 { Syscall.closeDescriptor(spawned.connections) }
             throw SystemError(.spawn, number, path: path)
         }
         return ProcessTree(spawned: spawned, initDescriptor: initDescriptor, name: name)

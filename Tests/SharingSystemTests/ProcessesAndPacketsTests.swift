@@ -190,6 +190,58 @@ struct ProcessTreeTests {
         (try? String(contentsOf: directory.appendingPathComponent("output"), encoding: .utf8)) ?? ""
     }
 
+    @Test("each connect of the tree is seen before it is made, with its address, then goes on; none is seen after the tree ends",
+          arguments: [true, false])
+    func connectionsSeen(namespace: Bool) async throws {
+        let directory = try TemporaryDirectory(in: nil)
+        defer { directory.remove() }
+        let server = try LoopbackFileServer(serving: directory.url)
+        defer { server.stop() }
+        let port = try #require(server.base.port)
+        // bash connects a stream socket for /dev/tcp and a datagram one for /dev/udp; the stream's connect must
+        // have reached the server for the line to be written.
+        let (seen, termination, output) = try await blocking {
+            let (_, guest) = try PacketChannel.pair(name: "tree")
+            let output = try OpenFile.creating(directory.url.appendingPathComponent("output"))
+            var specification = ProcessTree.Specification(
+                executable: URL(fileURLWithPath: "/bin/bash"),
+                arguments: ["-c", "exec 3<>/dev/tcp/127.0.0.1/\(port) && echo connected && echo >/dev/udp/127.0.0.1/9"],
+                environment: ["PATH": "/usr/bin:/bin"], directory: directory.url, channel: guest, output: output, pidNamespace: namespace)
+            specification.watchesConnections = true
+            let tree = try ProcessTree.start(specification, name: "bash")
+            defer { tree.end() }
+            let watch = try #require(tree.connections)
+            var seen: [ConnectionWatch.Connection] = []
+            while let connection = watch.next() {
+                seen.append(connection)
+                watch.letGo(connection)
+            }
+            return (seen, tree.waitForTermination(timeout: .seconds(60)), Self.output(in: directory.url))
+        }
+        #expect(termination == .exited(0))
+        #expect(output == "connected\n")
+        let stream = seen.filter(\.isNetworkStream)
+        #expect(stream.map(\.address) == ["127.0.0.1:\(port)"])
+        #expect(seen.contains { !$0.isNetworkStream && $0.address == "127.0.0.1:9" })
+    }
+
+    @Test("the address of a connection, as a person reads it")
+    func connectionAddresses() {
+        var v4 = sockaddr_in()
+        v4.sin_family = sa_family_t(AF_INET)
+        v4.sin_port = UInt16(8080).bigEndian
+        v4.sin_addr.s_addr = inet_addr("10.1.2.3")
+        #expect(ConnectionWatch.describe(withUnsafeBytes(of: v4) { Array($0) }) == "10.1.2.3:8080")
+        var v6 = sockaddr_in6()
+        v6.sin6_family = sa_family_t(AF_INET6)
+        v6.sin6_port = UInt16(443).bigEndian
+        v6.sin6_addr = in6addr_loopback
+        #expect(ConnectionWatch.describe(withUnsafeBytes(of: v6) { Array($0) }) == "[::1]:443")
+        #expect(ConnectionWatch.describe(Array(withUnsafeBytes(of: v4) { Array($0) }.prefix(6))) == nil)
+        #expect(ConnectionWatch.describe([UInt8(AF_UNIX), 0, 1, 2]) == nil)
+        #expect(ConnectionWatch.describe([]) == nil)
+    }
+
     @Test("with a namespace or without: no capabilities, and every descendant gone when the program ends", arguments: [true, false])
     func descendantsEnd(namespace: Bool) async throws {
         let directory = try TemporaryDirectory(in: nil)

@@ -110,6 +110,9 @@ struct csharing_spawn_spec {
     /// beneath them waits for this process's answer; then it closes the gate, which the extension never holds.
     int disk_gate;
     const char *const *gated;
+    /// 1: every connect(2) of the tree waits until the host has seen it (`csharing_connection_next`), where the
+    /// kernel has seccomp's user notifications; `csharing_spawned.connections` is the listener.
+    int watch_connections;
 };
 
 /// What `csharing_spawn` started.
@@ -128,6 +131,9 @@ struct csharing_spawned {
     int namespaced;
     /// Whether every path of `gated` was bound and marked on the gate (else nothing waits on it).
     int gated;
+    /// The listener each connect(2) of the tree waits on when `watch_connections` was asked and the kernel gave
+    /// one, this process's to read and close; else -1. Whoever holds it must answer every call it holds.
+    int connections;
     /// When starting failed: the step that failed (`CSHARING_SPAWN_STEP_…`), and for a list of paths, the
     /// index of the one it failed on.
     int failed_step;
@@ -196,6 +202,27 @@ int csharing_disk_gate_read(int gate, struct csharing_gate_event *events, int ca
 /// Answers a held access: it goes on (`allow` 1) or fails with ENOSPC, as a full disk fails it (0); then
 /// closes the event's file. 0, or -1 with errno.
 int csharing_disk_gate_answer(int gate, int file, int allow);
+
+/// One connect(2) a process of a watched tree made, as the host saw it before letting it go on.
+struct csharing_connection {
+    /// The call's identifier, for `csharing_connection_continue`.
+    unsigned long long id;
+    /// The caller, as this process's namespace numbers it.
+    int pid;
+    /// The socket's domain (AF_INET, AF_UNIX …) and type (SOCK_STREAM …), from the socket itself; -1 unknown.
+    int family;
+    int type;
+    /// The address asked for (a sockaddr, at most 28 bytes), as read from the caller's memory; 0 bytes unread.
+    int address_length;
+    unsigned char address[28];
+};
+
+/// Waits for the next connect(2) held on `listener` and describes it into `connection`; the call waits on until
+/// `csharing_connection_continue`. 0, or -1 with errno (ENOENT once no process of the tree is left to call).
+int csharing_connection_receive(int listener, struct csharing_connection *connection);
+
+/// Lets the held call `id` go on as the program made it. 0, or -1 with errno (ENOENT: its caller is gone).
+int csharing_connection_continue(int listener, unsigned long long id);
 
 /// The kernel's Landlock ABI version, or 0 where the kernel has no Landlock (or it is disabled).
 int csharing_landlock_abi(void);
