@@ -134,6 +134,7 @@ extension NotificationReport {
             Output.line("  attachment \(shown(rejected.identifier)) dropped: UNErrorDomain \(rejected.code): \(shown(rejected.message))")
         }
         for name in posted { Output.line("  posted \(shown(name))") }
+        for address in connections { Output.line("  connected \(shown(address))") }
         for finding in findings { Output.line("  finding: \(shown(finding.description))") }
         if status != nil { Output.line("  peak memory: \(ByteCount(bytes: peakFootprint)) (limit \(ByteCount(bytes: limit)))") }
         if let log {

@@ -169,6 +169,7 @@ extension RunReport {
         }
         for url in openedURLs { Output.line("open: \(shown(url))") }
         for name in posted { Output.line("posted \(shown(name))") }
+        for address in connections { Output.line("connected \(shown(address))") }
         for alert in alerts {
             let said = [alert.title, alert.message].compactMap { $0 }.map { "\"\(shown($0))\"" }.joined(separator: " ")
             Output.line("alert: \(said) [\(alert.actions.map(shown).joined(separator: ", "))]: the user \(alert.chosen.map { "chose \"\(shown($0))\"" } ?? "chose nothing")")

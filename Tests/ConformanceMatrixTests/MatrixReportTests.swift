@@ -22,6 +22,20 @@ struct MatrixReportTests {
         CellResult(cell: cell(host), status: status, reason: nil, seconds: 1, attachments: 1)
     }
 
+    @Test("the schema lists every finding code the runtime reports, and no other")
+    func schemaFindingCodes() throws {
+        let schema = try JSONSerialization.jsonObject(with: Data(contentsOf: FromSwiftTests.repository.appending(path: "docs/conformance-schema.json")))
+        func enums(_ value: Any) -> [[String]] {
+            if let object = value as? [String: Any] {
+                return ((object["enum"] as? [String]).map { [$0] } ?? []) + object.values.flatMap(enums)
+            }
+            return (value as? [Any])?.flatMap(enums) ?? []
+        }
+        let codes = try #require(enums(schema).first { $0.contains(Finding.Code.debugBuild.rawValue) })
+        #expect(Set(codes) == Set(Finding.Code.allCases.map(\.rawValue)))
+        #expect(codes.count == Finding.Code.allCases.count)
+    }
+
     func report(_ cells: [CellResult]) -> MatrixReport {
         MatrixReport(runInfo: MatrixReport.RunInfo(sharingVersion: "0", started: "", host: "", cpu: "", cores: 2, jobs: 2, timeout: 5, work: "/w",
                                                    content: nil, givenPayloads: nil, hosts: [Self.photos, Self.notes], payloads: [], faults: [.none],

@@ -2,6 +2,7 @@
 import Foundation
 import MachineLoad
 import OpenItemProvider
+import SharingSystem
 import Testing
 
 #if canImport(Glibc)
@@ -384,6 +385,30 @@ struct HostileExtensionTests {
         #expect(items.isEmpty)
         #expect(run?.findings.map(\.code) == codes)
         #expect(run?.findings.first?.message.hasPrefix("completeRequest(returningItems:) was called after the request had ended") ?? codes.isEmpty)
+        #expect(HostileBundle.processes(of: bundle).isEmpty)
+    }
+
+    @Test("a share extension that keeps nothing is found (nothing-kept); a connection keeps, and one opened after the request ended is work lost",
+          arguments: [("never", [Finding.Code.nothingKept], false), ("before", [], true), ("right-after", [.workLostAtExit], true),
+                      ("after", [.workLostAtExit], true), ("group", [], false), ("defaults", [], false)])
+    func keptAndLost(when: String, codes: [Finding.Code], connects: Bool) async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let served = directory.appendingPathComponent("served")
+        try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
+        let server = try LoopbackFileServer(serving: served)
+        defer { server.stop() }
+        let port = try #require(server.base.port)
+        let bundle = try HostileBundle.make("network.py", in: directory, named: "Network", ["WHEN": when, "PORT": "\(port)"])
+        let host = ExtensionHost(appGroupContainers: directory.appendingPathComponent("groups"))
+        let run = try #require(try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari"), host: host))
+        #expect(run.status == .completed, "\(run.outcome)\n\(run.log)")
+        #expect(run.sandbox.connectionsSeen, "this machine's kernel has seccomp's user notifications: \(run.sandbox)")
+        #expect(run.findings.filter { $0.severity == .fail }.map(\.code) == codes, "\(run.findings)")
+        #expect(run.connections == (connects ? ["127.0.0.1:\(port)"] : []))
+        if codes == [.workLostAtExit] {
+            #expect(run.findings.first?.message.hasPrefix("it opened a network connection (to 127.0.0.1:\(port)) after its request had ended") == true)
+        }
         #expect(HostileBundle.processes(of: bundle).isEmpty)
     }
 

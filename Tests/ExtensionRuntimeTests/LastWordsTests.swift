@@ -45,7 +45,7 @@ struct LastWordsTests {
     func plainLog() {
         let run = ExtensionRun(outcome: .interrupted(.timeout(.request)), loads: [], returned: [], openedURLs: [], peakFootprint: 0,
                                log: "one\ntwo\nthree\nfour\n\n", exitStatus: .signalled(SIGKILL),
-                               sandbox: ExtensionSandbox(pidNamespace: true, landlock: 7, diskGate: true))
+                               sandbox: ExtensionSandbox(pidNamespace: true, landlock: 7, diskGate: true, connectionsSeen: true))
         #expect(run.lastWords(lines: 2) == ["three", "four"])
         #expect(run.lastWords(lines: 10) == ["one", "two", "three", "four"])
     }

@@ -111,7 +111,8 @@ public struct CellResult: Codable, Sendable {
         }
         let failed = loads.filter { $0.failure != nil }.count
         if failed > 0 { notes.append("\(failed) of \(loads.count) load\(loads.count == 1 ? "" : "s") failed") }
-        if returned.isEmpty && appGroupFiles.isEmpty && openedURLs.isEmpty {
+        if returned.isEmpty && appGroupFiles.isEmpty && openedURLs.isEmpty && report.connections.isEmpty
+            && !findings.contains(where: { $0.code == .nothingKept }) {
             notes.append("nothing was returned, opened or written to the app group")
         }
     }

@@ -29,6 +29,8 @@ public struct NotificationReport: Codable, Sendable {
     public var findings: [Finding]
     /// The names the notification's process posted to the Darwin notify center, in order.
     public var posted: [String]
+    /// The network connections the notification's process opened, in order, each `host:port`.
+    public var connections: [String]
     public var peakFootprint: Int
     /// The extension's last words, when it failed.
     public var log: [String]?
@@ -47,6 +49,7 @@ public struct NotificationReport: Codable, Sendable {
         let process = delivery.process.flatMap { processes.indices.contains($0) ? processes[$0] : nil }
         findings = process?.findings ?? []
         posted = process?.posted ?? []
+        connections = process?.connections ?? []
         if handlerCalls > 1 {
             findings.insert(Finding(.handlerCalledTwice, "the content handler was called \(handlerCalls) times for this notification; iOS shows the "
                                     + "first content, and apps report crashes from calling it again"), at: 0)

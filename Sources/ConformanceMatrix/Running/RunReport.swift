@@ -51,6 +51,8 @@ public struct RunReport: Codable, Sendable {
     public var openedURLs: [String]
     /// The names the extension posted to the Darwin notify center, in order.
     public var posted: [String]
+    /// The network connections the extension opened, in order, each `host:port`.
+    public var connections: [String]
     public var peakFootprint: Int
     public var exitStatus: String?
     public var sandbox: String
@@ -81,6 +83,7 @@ public struct RunReport: Codable, Sendable {
         returned = []
         openedURLs = []
         posted = []
+        connections = []
         peakFootprint = 0
         sandbox = "not started"
         memoryLimit = limit
@@ -126,6 +129,7 @@ public struct RunReport: Codable, Sendable {
         }
         openedURLs = run.openedURLs.map(\.absoluteString)
         posted = run.posted
+        connections = run.connections
         peakFootprint = run.peakFootprint
         exitStatus = run.exitStatus?.description
         sandbox = run.sandbox.description

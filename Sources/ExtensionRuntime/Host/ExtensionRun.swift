@@ -38,6 +38,9 @@ public struct ExtensionRun: Sendable {
     /// The names the extension posted to the Darwin notify center (`CFNotificationCenterPostNotification`), in
     /// order: how an extension tells its app that something arrived.
     public var posted: [String] = []
+    /// The network stream (TCP) connections the extension opened, in order, each `host:port` (the first
+    /// thousand), where the host saw its connections (`ExtensionSandbox.connectionsSeen`).
+    public var connections: [String] = []
 
     /// The outcome in the runtime's one vocabulary.
     public var status: ExtensionStatus {

@@ -11,6 +11,17 @@ public struct ExtensionSandbox: Sendable, Equatable, CustomStringConvertible {
     /// go (fanotify's pre-content events, kernel 6.14 and later), so that the disk budget is kept before a byte
     /// lands; else the budget is measured after the writes.
     public var diskGate: Bool
+    /// Whether the host saw each connection the extension opened before it was made (seccomp's user
+    /// notifications): what it sent over the network counts as kept, and a connection opened after the request
+    /// ended is work lost. Else neither is found.
+    public var connectionsSeen: Bool
+
+    public init(pidNamespace: Bool, landlock: Int, diskGate: Bool, connectionsSeen: Bool) {
+        self.pidNamespace = pidNamespace
+        self.landlock = landlock
+        self.diskGate = diskGate
+        self.connectionsSeen = connectionsSeen
+    }
 
     public var description: String {
         var parts = [pidNamespace ? "a PID namespace of its own" : "a subreaper (no PID namespace allowed)"]
@@ -22,6 +33,8 @@ public struct ExtensionSandbox: Sendable, Equatable, CustomStringConvertible {
         }
         parts.append(diskGate ? "writes held to the disk budget by the kernel before they land"
                      : "the disk budget measured after the writes (the kernel has no pre-content events)")
+        parts.append(connectionsSeen ? "each connection seen by the host before it is made"
+                     : "connections unseen (the kernel has no seccomp user notifications)")
         parts.append("no capabilities")
         return parts.joined(separator: "; ")
     }

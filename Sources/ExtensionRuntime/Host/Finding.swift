@@ -10,6 +10,9 @@ public struct Finding: Codable, Sendable, Hashable, CustomStringConvertible {
         case requestEndedTwice = "request-ended-twice"
         /// Work the runtime can see was still running when the time after completion ran out.
         case workLostAtExit = "work-lost-at-exit"
+        /// A share extension completed having kept nothing of the share: nothing returned, opened, written to an
+        /// app group or sent over the network.
+        case nothingKept = "nothing-kept"
         /// The program was built without optimisation: its times are not a device's.
         case debugBuild = "debug-build"
         /// Code of the extension's own that a device compiles was left out of this build: it never ran here.
@@ -19,7 +22,7 @@ public struct Finding: Codable, Sendable, Hashable, CustomStringConvertible {
         /// expectations allow it.
         public var severity: Severity {
             switch self {
-            case .handlerCalledTwice, .requestEndedTwice, .workLostAtExit: .fail
+            case .handlerCalledTwice, .requestEndedTwice, .workLostAtExit, .nothingKept: .fail
             case .debugBuild, .notCompiledHere: .warn
             }
         }

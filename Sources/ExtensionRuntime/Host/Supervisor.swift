@@ -50,6 +50,11 @@ final class Supervisor {
     /// waits for the gatekeeper's answer, which lets a file grow only within the disk budget; nil elsewhere,
     /// where the meter alone keeps the budget, after the writes.
     private let gatekeeper: DiskGatekeeper?
+    /// Where the kernel has seccomp's user notifications: each connect of the tree, held until the supervisor has
+    /// read what the extension sent before it.
+    private let connectionWatcher: ConnectionWatcher?
+    /// Writes in the app groups' containers: what the extension kept for its app there.
+    private let appGroupWrites: WriteWatch?
     private var diskMeasuredAt: ContinuousClock.Instant
     /// When a write last set off a measurement.
     private var writeMeasuredAt: ContinuousClock.Instant
@@ -88,6 +93,8 @@ final class Supervisor {
     private var tapped: String?
     /// The names the extension posted to the Darwin notify center, in order.
     private var posted: [String] = []
+    /// The network stream connections the extension opened, in order: each address, or `nil` unread.
+    private var connected: [String?] = []
     /// What the run found, each code once, in the order first seen.
     private var findings: [Finding]
 
@@ -107,6 +114,11 @@ final class Supervisor {
     static let alertRecords = 100
     /// The most Darwin notifications a run records.
     static let postedRecords = 1000
+    /// The most connections a run records.
+    static let connectionRecords = 1000
+    /// The most messages read before a connection is judged, so that it is judged after everything the
+    /// extension sent before it: an extension that sends more while its connect waits only delays its connect.
+    static let messagesBeforeConnection = 4096
     /// How long a process that closed its connection before ending its request may go on running before that
     /// is a protocol violation: long enough to be seen ending, if it is.
     static let closedMoment: Duration = .milliseconds(250)
@@ -167,6 +179,7 @@ final class Supervisor {
             // What the app groups hold now is not the extension's: measured before it can write.
             disk = try DiskMeter(walked: [container.url, container.store.url] + (appGroupContainers.map { [$0] } ?? []),
                              hostStored: desk?.storedBytes ?? Locked(0))
+            appGroupWrites = try appGroupContainers.map { url throws(SystemError) in try WriteWatch([url]) }
         } catch {
             memoryCgroup?.remove()
             container.remove()
@@ -189,6 +202,7 @@ final class Supervisor {
             let diskGate = try? DiskGate()
             specification.diskGate = diskGate
             specification.gated = [container.url] + (appGroupContainers.map { [$0] } ?? [])
+            specification.watchesConnections = true
             if ProcessTree.landlockVersion >= 1 {
                 let system = ["/usr", "/bin", "/opt"].map { URL(fileURLWithPath: $0) }.filter { FileManager.default.fileExists(atPath: $0.path) }
                 specification.confinement = (writable: [container.url] + (appGroupContainers.map { [$0] } ?? []), executable: [bundle.url] + system)
@@ -204,6 +218,8 @@ final class Supervisor {
             tree = try ProcessTree.start(specification, name: "the extension \(bundle.name)")
             let (meter, budget) = (disk, limits.disk)
             gatekeeper = tree.gated ? diskGate.flatMap { try? DiskGatekeeper($0, meter: meter, limit: budget) } : nil
+            // Every connect waits for an answer from here on: the watch is answered, or the extension not run.
+            connectionWatcher = try tree.connections.map { watch throws(SystemError) in try ConnectionWatcher(watch) }
         } catch {
             // Nothing is left of a run that did not start.
             memoryCgroup?.remove()
@@ -241,21 +257,21 @@ final class Supervisor {
             let current = channel ?? bootstrap
             let reading = [tree.endDescriptor, outbox.wakeup.descriptor, disk.writes.descriptor, disk.measured.descriptor]
                 + (closed ? [] : [current.descriptor]) + (gatekeeper.map { [$0.refusal.descriptor] } ?? [])
+                + (connectionWatcher.map { [$0.arrived.descriptor] } ?? [])
             let writing = waiting && !closed ? (channel.map { [$0.descriptor] } ?? []) : []
             let ready = (try? Poll.ready(reading: reading, writing: writing, timeout: memoryInterval, name: "the extension")) ?? (readable: [], writable: [])
             if !closed && ready.readable.contains(current.descriptor) {
                 // Everything that waits (a few dozen messages at most, so that the measuring goes on), so that
                 // the clock below judges what the extension had sent by now, however late this thread woke.
-                var received = 0
-                repeat {
-                    guard receive() else {
-                        // End of file: normal once the request has ended, and usual when the process is dying.
-                        closed = true
-                        if outcome == nil { sinceClosed = PhaseClock(.request, start: clock.now, budget: Self.closedMoment, tree: tree) }
-                        break
-                    }
-                    received += 1
-                } while received < Self.messagesAtOnce && (try? (channel ?? bootstrap).waitUntilReadable(timeout: .zero)) == true
+                receiveWaiting(atMost: Self.messagesAtOnce)
+            }
+            if let connectionWatcher, ready.readable.contains(connectionWatcher.arrived.descriptor) {
+                // What the extension sent before it called connect is in the channel by now: read first.
+                receiveWaiting(atMost: Self.messagesBeforeConnection)
+                for connection in connectionWatcher.waiting() {
+                    saw(connection)
+                    connectionWatcher.letGo(connection)
+                }
             }
             // A process that closed its connection before ending the request, and is still running a moment
             // of its own time later, broke the protocol. One that is dying (killed, say) may wait a while for
@@ -321,21 +337,62 @@ final class Supervisor {
             }
         }
         let log = readLog()
+        let outcome = finalOutcome(status)
+        // Judged where the host saw connections and gave app groups: without them, keeping was not possible here.
+        if case .completed(let items) = outcome, connectionWatcher != nil, bundle.extensionPointIdentifier == DeviceClass.share,
+           items.isEmpty, opened.isEmpty, connected.isEmpty, appGroupWrites?.drain() == false, !keptGroupDefaults {
+            found(Finding(.nothingKept, "it completed having kept nothing of the share: it returned no item, opened no URL, wrote nothing to an "
+                          + "app group (a file, or UserDefaults(suiteName:)) and opened no network connection, so on a device what the "
+                          + "user shared is lost; check the loads above for the one that gave nothing"))
+        }
         container.remove()
         Container.waitForTidying()
-        var run = ExtensionRun(outcome: finalOutcome(status), loads: loads.records, returned: returned, openedURLs: opened, peakFootprint: peak,
+        var run = ExtensionRun(outcome: outcome, loads: loads.records, returned: returned, openedURLs: opened, peakFootprint: peak,
                                log: log, exitStatus: status,
                                sandbox: ExtensionSandbox(pidNamespace: tree.containment == .pidNamespace, landlock: ProcessTree.landlockVersion,
-                                                         diskGate: gatekeeper != nil))
+                                                         diskGate: gatekeeper != nil, connectionsSeen: connectionWatcher != nil))
         run.alerts = alerts
         run.findings = findings
         run.tapped = tapped
         run.posted = posted
+        run.connections = connected.map { $0 ?? "an address not read" }
         if outcome != nil, let endedAt, let terminatedAt { run.livedAfterCompletion = max(.zero, terminatedAt - endedAt) }
         run.afterCompletionExpired = afterCompletionExpired
         run.requestTime = requestTime
         run.waitedForCore = waitedForCore
         return run
+    }
+
+    /// Whether the extension wrote an app group's defaults (`UserDefaults(suiteName: "group.…")`), which
+    /// Foundation keeps here beneath its home, the container: `.config/group.….plist`.
+    private var keptGroupDefaults: Bool {
+        let names = (try? FileSystem.contentsOfDirectory(container.url.appending(component: ".config"))) ?? []
+        return names.contains { $0.hasPrefix("group.") && $0.hasSuffix(".plist") }
+    }
+
+    /// Receives the messages waiting, at most `limit`; at end of file, the connection is closed.
+    private func receiveWaiting(atMost limit: Int) {
+        var received = 0
+        while !closed, received < limit, (try? (channel ?? bootstrap).waitUntilReadable(timeout: .zero)) == true {
+            guard receive() else {
+                // End of file: normal once the request has ended, and usual when the process is dying.
+                closed = true
+                if outcome == nil { sinceClosed = PhaseClock(.request, start: clock.now, budget: Self.closedMoment, tree: tree) }
+                return
+            }
+            received += 1
+        }
+    }
+
+    /// Records a connection the extension opened: one over the network after its request ended is work a device
+    /// loses, as it suspends the extension soon after.
+    private func saw(_ connection: ConnectionWatch.Connection) {
+        guard connection.isNetworkStream else { return }
+        if connected.count < Self.connectionRecords { connected.append(connection.address) }
+        guard outcome != nil else { return }
+        found(Finding(.workLostAtExit, "it opened a network connection (to \(connection.address ?? "an address not read")) after its request "
+                      + "had ended: iOS suspends an extension soon after it ends its request, and what the connection was to carry is "
+                      + "lost; start uploads before ending the request and wait for them, or hand them to a background URLSession"))
     }
 
     /// Records `finding`, unless one of its code was.
