@@ -34,7 +34,7 @@ final class DiskGatekeeper: Sendable {
                         gate.answer(access, allow: true)
                         continue
                     }
-                    if meter.usedWithGranted + access.growth <= limit || meter.measureForGate() + access.growth <= limit {
+                    if meter.usedWithGranted + access.growth <= limit || meter.measureHere(keepingPeak: false) + access.growth <= limit {
                         meter.grant(access.growth)
                         gate.answer(access, allow: true)
                     } else if !gate.isWrite(access) {

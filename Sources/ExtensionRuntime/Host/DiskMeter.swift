@@ -67,20 +67,6 @@ final class DiskMeter: Sendable {
         state.withLock { $0.granted += bytes }
     }
 
-    /// Measures on this thread, now, for the disk gate: the bytes used, with what the host has stored, as they
-    /// are (less than before, when the extension removed files), what was granted before now all counted in it
-    /// but for writes still on their way.
-    func measureForGate() -> Int {
-        let tag = state.withLock { $0.granted }
-        let (total, limited) = walk()
-        state.withLock { state in
-            state.measured = total
-            state.grantedAtMeasured = tag
-            state.reachedLimit = state.reachedLimit || limited
-        }
-        return total + stored.withLock { $0 }
-    }
-
     /// The last measurement stopped at a limit: more is there than it counted.
     var reachedLimit: Bool { state.withLock { $0.reachedLimit } }
 
@@ -103,18 +89,23 @@ final class DiskMeter: Sendable {
         }
     }
 
-    /// Measures on this thread, now: when a verdict is about to be given (the request ends, the process has
-    /// ended), so that nothing written since the last measurement escapes it.
-    func measureNow() {
+    /// Measures on this thread, now; the bytes used, with what the host has stored, as the walk found them. When
+    /// a verdict is about to be given (the request ends, the process has ended), `keepingPeak`, so that nothing
+    /// written since the last measurement escapes it and a removal since does not hide what was there; for the
+    /// disk gate, as they are (less than before, when the extension removed files). What was granted before now
+    /// is counted in the result but for writes still on their way.
+    @discardableResult
+    func measureHere(keepingPeak: Bool) -> Int {
         let tag = state.withLock { $0.granted }
         let (total, limited) = walk()
         state.withLock { state in
-            if total >= state.measured {
+            if !keepingPeak || total >= state.measured {
                 state.measured = total
                 state.grantedAtMeasured = tag
             }
             state.reachedLimit = state.reachedLimit || limited
         }
+        return total + stored.withLock { $0 }
     }
 
     /// Whether the last walk was quick enough to make on a caller's thread.
