@@ -10,8 +10,8 @@ public struct Finding: Codable, Sendable, Hashable, CustomStringConvertible {
         case requestEndedTwice = "request-ended-twice"
         /// Work the runtime can see was still running when the time after completion ran out.
         case workLostAtExit = "work-lost-at-exit"
-        /// A share extension completed having kept nothing of the share: nothing returned, opened, written to an
-        /// app group or sent over the network.
+        /// A share or action extension completed having kept nothing of what it was given: nothing returned,
+        /// opened, written to an app group or sent over the network.
         case nothingKept = "nothing-kept"
         /// The program was built without optimisation: its times are not a device's.
         case debugBuild = "debug-build"

@@ -292,7 +292,7 @@ final class Supervisor {
             if ready.readable.contains(disk.writes.descriptor), disk.writes.drain(), clock.now - writeMeasuredAt >= Self.memoryInterval {
                 writeMeasuredAt = clock.now
                 if disk.isQuick {
-                    disk.measureNow()
+                    disk.measureHere(keepingPeak: true)
                     checkDisk(clock.now)
                 } else {
                     disk.measure()
@@ -339,9 +339,10 @@ final class Supervisor {
         let log = readLog()
         let outcome = finalOutcome(status)
         // Judged where the host saw connections and gave app groups: without them, keeping was not possible here.
-        if case .completed(let items) = outcome, connectionWatcher != nil, bundle.extensionPointIdentifier == DeviceClass.share,
+        let point = bundle.extensionPointIdentifier
+        if case .completed(let items) = outcome, connectionWatcher != nil, point == DeviceClass.share || DeviceClass.actionPoints.contains(point),
            items.isEmpty, opened.isEmpty, connected.isEmpty, appGroupWrites?.drain() == false, !keptGroupDefaults {
-            found(Finding(.nothingKept, "it completed having kept nothing of the share: it returned no item, opened no URL, wrote nothing to an "
+            found(Finding(.nothingKept, "it completed having kept nothing of what it was given: it returned no item, opened no URL, wrote nothing to an "
                           + "app group (a file, or UserDefaults(suiteName:)) and opened no network connection, so on a device what the "
                           + "user shared is lost; check the loads above for the one that gave nothing"))
         }
@@ -644,7 +645,7 @@ final class Supervisor {
         measuredExactly = clock.now - Self.footprintInterval
         checkMemory()
         // The disk too, now: what it wrote since the last measurement counts before the request can end.
-        disk.measureNow()
+        disk.measureHere(keepingPeak: true)
         checkDisk(clock.now)
         // A write the gate refused came before this ending, whatever the extension made of the failure.
         if let used = gatekeeper?.refused, killedFor == nil { kill(for: .diskLimit(limit: limits.disk, used: used)) }
