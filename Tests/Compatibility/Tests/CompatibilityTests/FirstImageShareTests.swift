@@ -9,28 +9,13 @@ import Testing
 /// appex` (`make test` does), run by the `sharing` tool built from this package's dependency, once per host.
 @Suite("Compatibility: the tutorial's compose-sheet extension that saves the first image, run with sharing run")
 struct FirstImageShareTests {
-    static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let sunset = ExtensionHarness.examples.appendingPathComponent("files/sunset.jpg").path
 
-    /// `sharing run FirstImageShare.appex ARGUMENTS --json` with an app group directory of its own: the report,
-    /// the exit status, and the files the extension saved into its group.
-    private func run(_ arguments: [String]) throws -> (report: [String: Any], status: Int32, saved: [String]) {
-        let sharing = Self.package.appendingPathComponent(".build/debug/sharing")
-        try #require(FileManager.default.isExecutableFile(atPath: sharing.path), "build it first: swift build --product sharing (make test does)")
-        let groups = FileManager.default.temporaryDirectory.appendingPathComponent("first-image-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: groups) }
-        let process = Process()
-        process.executableURL = sharing
-        process.arguments = ["run", ExtensionHarness.bundles.appendingPathComponent("FirstImageShare.appex").path, "--app-group", groups.path, "--json"]
-            + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        let group = groups.appendingPathComponent("group.org.opensharing.compatibility")
-        return (report, process.terminationStatus, (try? FileManager.default.contentsOfDirectory(atPath: group.path)) ?? [])
+    /// `sharing run FirstImageShare.appex ARGUMENTS --json`: the report, the exit status, and the files the
+    /// extension saved into its group.
+    private func run(_ arguments: [String]) throws -> (report: [String: Any], status: Int32, saved: [String], findings: [[String: String]]) {
+        let result = try SharingCommand.run("FirstImageShare", arguments, group: "group.org.opensharing.compatibility")
+        return (result.report, result.status, result.kept, result.findings)
     }
 
     @Test("what a new user writes next compiles and holds: the template's unwrapped configuration row, system colours, accessibility, Mattermost's downsampling at the screen's scale")
@@ -53,14 +38,26 @@ struct FirstImageShareTests {
         let result = try run(["--host", "photos", "--file", Self.sunset])
         #expect(result.status == 0 && result.report["status"] as? String == "completed")
         #expect(result.saved == ["sunset.jpg"])
+        #expect(result.findings.allSatisfy { $0["severity"] != "fail" }, "\(result.findings)")
     }
 
-    @Test("from Messages (a path it may not read), the screenshot editor (an image object) and Safari (a page): it completes and saves nothing",
+    @Test("from Messages (a path it may not read), the screenshot editor (an image object) and Safari (a page): it completes having saved nothing, and the run fails with nothing-kept",
           arguments: [["--host", "messages", "--file", sunset], ["--host", "screenshot", "--file", sunset], ["--host", "safari", "--url", "https://www.swift.org/"]])
     func savesNothing(arguments: [String]) throws {
         let result = try run(arguments)
-        #expect(result.status == 0 && result.report["status"] as? String == "completed")
+        #expect(result.status == 1 && result.report["status"] as? String == "completed")
         #expect(result.saved.isEmpty, "\(result.saved)")
+        let kept = result.findings.first { $0["code"] == "nothing-kept" }
+        #expect(kept?["severity"] == "fail", "\(result.findings)")
+        #expect(kept?["message"]?.hasPrefix("it completed having kept nothing of what it was given") == true)
+    }
+
+    @Test("sharing test from Messages: the cell is not as expected by default (exit 1), nothing-kept printed under it")
+    func matrixFromMessages() throws {
+        let result = try SharingCommand.test("FirstImageShare", ["--hosts", "messages", "--faults", "none", "--devices", "iphone-13"])
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.contains("FirstImageShare messages device=iphone-13 user=post fault=none: completed\n  finding: nothing-kept: "),
+                "\(result.output)")
     }
 
     @Test("a user who cancels: cancelled; a user who does nothing: interrupted for time")
