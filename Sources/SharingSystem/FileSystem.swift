@@ -250,6 +250,27 @@ package enum FileSystem {
         return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
+    /// The time the kernel stamps a file's change with now (the coarse real-time clock), in nanoseconds since
+    /// 1970: a file changed from now on has a status-change time no earlier than this, whatever its own times say.
+    package static func changeClock() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME_COARSE, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
+
+    /// Whether a file (not a directory) beneath `url` was created, written or moved in at `since` or later (its
+    /// status-change time, which no call but the kernel's sets), or the walk reached `entryLimit` or 64
+    /// directories deep, past which it cannot say.
+    package static func holdsChange(beneath url: URL, since: Int64, entryLimit: Int) -> Bool {
+        var changed = false
+        let whole = walk(url, entryLimit: entryLimit, depthLimit: 64) { _, status in
+            guard (status.st_mode & S_IFMT) != S_IFDIR else { return }
+            let time = status.st_ctim
+            if Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec) >= since { changed = true }
+        }
+        return changed || !whole
+    }
+
     /// Visits the entries beneath `url` (not following links), depth first, each with its path relative to
     /// `url` and its status: at most `entryLimit`, at most `depthLimit` directories deep. Each directory's
     /// names are read once, its stream closed before going deeper: one descriptor held per level. Whether the

@@ -53,8 +53,9 @@ final class Supervisor {
     /// Where the kernel has seccomp's user notifications: each connect of the tree, held until the supervisor has
     /// read what the extension sent before it.
     private let connectionWatcher: ConnectionWatcher?
-    /// Writes in the app groups' containers: what the extension kept for its app there.
-    private let appGroupWrites: WriteWatch?
+    /// The app groups' directory, and the kernel's change clock before the extension started: a file changed
+    /// there since is what the extension kept for its app.
+    private let appGroups: (url: URL, since: Int64)?
     private var diskMeasuredAt: ContinuousClock.Instant
     /// When a write last set off a measurement.
     private var writeMeasuredAt: ContinuousClock.Instant
@@ -179,7 +180,7 @@ final class Supervisor {
             // What the app groups hold now is not the extension's: measured before it can write.
             disk = try DiskMeter(walked: [container.url, container.store.url] + (appGroupContainers.map { [$0] } ?? []),
                              hostStored: desk?.storedBytes ?? Locked(0))
-            appGroupWrites = try appGroupContainers.map { url throws(SystemError) in try WriteWatch([url]) }
+            appGroups = appGroupContainers.map { ($0, FileSystem.changeClock()) }
         } catch {
             memoryCgroup?.remove()
             container.remove()
@@ -341,7 +342,8 @@ final class Supervisor {
         // Judged where the host saw connections and gave app groups: without them, keeping was not possible here.
         let point = bundle.extensionPointIdentifier
         if case .completed(let items) = outcome, connectionWatcher != nil, point == DeviceClass.share || DeviceClass.actionPoints.contains(point),
-           items.isEmpty, opened.isEmpty, connected.isEmpty, appGroupWrites?.drain() == false, !keptGroupDefaults {
+           items.isEmpty, opened.isEmpty, connected.isEmpty, let appGroups,
+           !FileSystem.holdsChange(beneath: appGroups.url, since: appGroups.since, entryLimit: DiskMeter.entryLimit), !keptGroupDefaults {
             found(Finding(.nothingKept, "it completed having kept nothing of what it was given: it returned no item, opened no URL, wrote nothing to an "
                           + "app group (a file, or UserDefaults(suiteName:)) and opened no network connection, so on a device what the "
                           + "user shared is lost; check the loads above for the one that gave nothing"))

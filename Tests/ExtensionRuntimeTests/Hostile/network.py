@@ -1,4 +1,5 @@
-# Keeps what it was shared {WHEN}: "before" it completes, by a connection to 127.0.0.1:{PORT}; "right-after" the
+# Keeps what it was shared {WHEN}: "before" it completes, by a connection to 127.0.0.1:{PORT} ("thread": the same,
+# from a thread of its own, as URLSession connects); "right-after" the
 # completion is sent and "after" the host's word that the request has ended, by the same connection; "group" by
 # a file in its app group, "defaults" by its app group's defaults as Foundation writes them; "never" not at all.
 # Completes with nothing returned, then waits for the host's word.
@@ -10,6 +11,11 @@ def dial():
         s.sendall(b"GET /kept HTTP/1.0\r\n\r\n")
 if "{WHEN}" == "before":
     dial()
+if "{WHEN}" == "thread":
+    import threading
+    dialler = threading.Thread(target=dial)
+    dialler.start()
+    dialler.join()
 if "{WHEN}" == "group":
     with open(os.path.join(os.environ["OPENSHARING_APP_GROUP_CONTAINERS"], "kept.txt"), "w") as f:
         f.write("kept")
