@@ -202,6 +202,11 @@ final class Supervisor {
             // Its container and app groups, gated where the kernel allows: the budget is kept before a byte lands.
             let diskGate = try? DiskGate()
             specification.diskGate = diskGate
+            // With a gate, the gate keeps the budget and the file size limit is only a backstop beyond it: at the
+            // budget itself, a write the gate let go while a measurement missed an earlier one still on its way
+            // (a busy machine widens that moment) failed with EFBIG before the gate could refuse the next, and the
+            // extension's handling of that failure, not the budget, decided the run.
+            if diskGate != nil { specification.fileSizeLimit = limits.disk + max(limits.disk, 64 << 20) }
             specification.gated = [container.url] + (appGroupContainers.map { [$0] } ?? [])
             specification.watchesConnections = true
             if ProcessTree.landlockVersion >= 1 {
