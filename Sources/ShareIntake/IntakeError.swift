@@ -51,6 +51,14 @@ public struct IntakeError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
+    /// Why nothing of a share was received, from an entry whose every representation failed.
+    init(unkept entry: IntakeReport.Entry) {
+        let reasons = if case .failed(let reasons) = entry.outcome { reasons } else { [String]() }
+        self.init(.itemUnavailable, "nothing of the share was received: \(reasons.first ?? "it could not be loaded")")
+        item = entry.item
+        attachment = entry.attachment
+    }
+
     public var description: String {
         let place = [item.map { "item \($0)" }, attachment.map { "attachment \($0)" }].compactMap { $0 }.joined(separator: ", ")
         return (place.isEmpty ? "" : place + ": ") + message

@@ -28,13 +28,19 @@ public struct ShareIntake: Sendable {
     public var concurrency: Int { plan.concurrency }
 
     /// Receives the context's input items, then ends the request exactly once: completed, or cancelled with
-    /// the error's `nsError` (`NSUserCancelledError` when the task, or `progress`, was cancelled).
+    /// the error's `nsError` (`NSUserCancelledError` when the task, or `progress`, was cancelled). A share of
+    /// which nothing was received and something failed is cancelled with the first failure's reasons, so that the
+    /// person is told it was not kept, and the report returned.
     public func receive(from context: NSExtensionContext, into inbox: ShareInbox, host: String? = nil,
                         progress: Progress? = nil) async throws(IntakeError) -> IntakeReport {
         let items = context.inputItems.compactMap { $0 as? NSExtensionItem }
         do {
             let report = try await receive(items, into: inbox, host: host, progress: progress)
-            context.completeRequest(returningItems: [], completionHandler: nil)
+            if report.received.isEmpty, let failed = report.entries.first(where: { if case .failed = $0.outcome { true } else { false } }) {
+                context.cancelRequest(withError: IntakeError(unkept: failed).nsError)
+            } else {
+                context.completeRequest(returningItems: [], completionHandler: nil)
+            }
             return report
         } catch {
             context.cancelRequest(withError: error.nsError)

@@ -119,6 +119,20 @@ struct HostShareTests {
         }
     }
 
+    @Test("a share of which nothing could be received is cancelled, saying which attachment failed and why, so that the person is told")
+    func nothingReceivedCancels() async throws {
+        let scratch = Scratch()
+        let shares = examples.appendingPathComponent("shares")
+        let context = NSExtensionContext(inputItems: try ShareFixture.read(from: shares.appendingPathComponent("messages.json")).makeItems(relativeTo: shares))
+        let report = try await ShareIntake(policy: IntakePolicy(acceptedTypes: [.url])).receive(from: context, into: scratch.inbox)
+        #expect(report.received.isEmpty)
+        guard case .cancelled(let error)? = context.outcome else { Issue.record("\(String(describing: context.outcome))"); return }
+        let cocoa = error as NSError
+        #expect(cocoa.domain == NSItemProviderErrorDomain && cocoa.code == IntakeError.Code.itemUnavailable.rawValue, "\(cocoa)")
+        #expect(cocoa.localizedDescription.hasPrefix("item 1, attachment 1: nothing of the share was received: public.url: "), "\(cocoa.localizedDescription)")
+        #expect(try scratch.inbox.pending().isEmpty)
+    }
+
     @Test("Messages' URL representation is a file URL that cannot be read: it fails, saying so")
     func messagesURL() async throws {
         let scratch = Scratch()

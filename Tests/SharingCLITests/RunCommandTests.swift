@@ -63,13 +63,13 @@ struct RunCommandTests {
         }
     }
 
-    @Test("--disk-limit bounds a stream the extension is sent: drained to the limit, the load's failure says so, in JSON")
+    @Test("--disk-limit bounds a stream the extension is sent: drained to the limit, the load's failure says so, in JSON, and the saver, having kept nothing, cancels saying why")
     func diskLimit() async throws {
         try await withTemporaryDirectory { directory in
             let bundle = try ExampleBundle.make("FileSaver", in: directory)
             let result = try await Sharing.run(["run", bundle.path, "--file", "/dev/zero", "--disk-limit", "8MB",
                                                 "--app-group", directory.appending(path: "groups").path, "--json"])
-            #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+            #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
             let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
             let load = try #require((report["loads"] as? [[String: Any]])?.first)
             #expect(load["form"] as? String == "stream")
@@ -78,7 +78,9 @@ struct RunCommandTests {
             let size = try #require(load["size"] as? Int)
             #expect(size <= (8 << 20) - (64 << 10) && size >= (8 << 20) - (128 << 10), "\(size)")
             #expect(load["failure"] as? String == "cut short at the disk budget after \(size) bytes")
-            #expect(report["status"] as? String == "completed")
+            #expect(report["status"] as? String == "cancelled")
+            #expect((report["reason"] as? String)?.contains("nothing of the share was received") == true, "\(report)")
+            #expect(((report["findings"] as? [[String: Any]]) ?? []).allSatisfy { $0["severity"] as? String != "fail" })
         }
     }
 
