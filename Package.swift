@@ -275,6 +275,14 @@ package.targets += [
         swiftSettings: strictSettings
     ),
 ]
+// Background sessions for extension code: uploads handed to the host (`BackgroundTransfers`; its configuration
+// and URL protocol in a module of their own, whose property overrides the extension's property could not be).
+package.products.append(.library(name: "BackgroundTransfers", targets: ["BackgroundTransfers"]))
+package.targets += [
+    .target(name: "BackgroundSessions", dependencies: ["ExtensionRuntime", "OpenItemProvider", "PackageSupport"], swiftSettings: strictSettings),
+    .target(name: "BackgroundTransfers", dependencies: ["BackgroundSessions"], swiftSettings: strictSettings),
+    .testTarget(name: "BackgroundTransfersTests", dependencies: ["BackgroundTransfers", "SharingSystem"], swiftSettings: strictSettings),
+]
 // The conformance matrix: an extension against hosts, devices and faults (`sharing test`, and from Swift).
 package.products.append(.library(name: "ConformanceMatrix", targets: ["ConformanceMatrix"]))
 package.targets.append(.target(name: "ConformanceMatrix", dependencies: ["ExtensionRuntime", "HostProfiles", "ExtensionManifest", "OpenItemProvider", "OpenExtensionUI", "ShareInbox", "OpenImageIO", "OpenCoreFoundation", "OpenUniformTypeIdentifiers", "OpenUserNotifications", "SharingSystem", "PackageSupport"],

@@ -135,6 +135,7 @@ extension NotificationReport {
         }
         for name in posted { Output.line("  posted \(shown(name))") }
         for address in connections { Output.line("  connected \(shown(address))") }
+        for transfer in backgroundTransfers { Output.line("  background transfer: \(shown(transfer.summary))") }
         for finding in findings { Output.line("  finding: \(shown(finding.description))") }
         if status != nil { Output.line("  peak memory: \(ByteCount(bytes: peakFootprint)) (limit \(ByteCount(bytes: limit)))") }
         if let log {

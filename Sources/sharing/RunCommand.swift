@@ -159,6 +159,15 @@ enum DeviceOption {
     }
 }
 
+extension RunReport.Transfer {
+    /// `METHOD URL: STATUS, SIZE, ended … after the extension`, as the text reports print it.
+    var summary: String {
+        let ending = endedAfterExtension.map { $0 >= 0 ? String(format: "ended %.1f s after the extension", $0)
+                                                        : String(format: "ended %.1f s before the extension", -$0) } ?? "had not ended"
+        return "\(method) \(url): \(status.map { "status \($0)" } ?? error ?? "no answer"), \(ByteCount(bytes: bytes)), \(ending)"
+    }
+}
+
 extension RunReport {
     /// The report for a person: every text that came from the extension or its share escaped for the terminal.
     func print() {
@@ -170,6 +179,7 @@ extension RunReport {
         for url in openedURLs { Output.line("open: \(shown(url))") }
         for name in posted { Output.line("posted \(shown(name))") }
         for address in connections { Output.line("connected \(shown(address))") }
+        for transfer in backgroundTransfers { Output.line("background transfer: \(shown(transfer.summary))") }
         for alert in alerts {
             let said = [alert.title, alert.message].compactMap { $0 }.map { "\"\(shown($0))\"" }.joined(separator: " ")
             Output.line("alert: \(said) [\(alert.actions.map(shown).joined(separator: ", "))]: the user \(alert.chosen.map { "chose \"\(shown($0))\"" } ?? "chose nothing")")

@@ -40,7 +40,9 @@ let package = Package(
     dependencies: [openSharing],
     targets: extensions.map { name in
         .executableTarget(name: name, dependencies: [product("SharingShim"), .product(name: "ExtensionRuntime", package: openSharingIdentity,
-                                                                                         condition: .when(platforms: [.linux]))],
+                                                                                         condition: .when(platforms: [.linux]))]
+                              + (name == "ReadLaterShare" ? [.product(name: "BackgroundTransfers", package: openSharingIdentity,
+                                                                      condition: .when(platforms: [.linux]))] : []),
                           exclude: ["Info.plist"], swiftSettings: [.swiftLanguageMode(.v5)])
     } + [
         .target(name: "CompatibilityHarness", dependencies: [

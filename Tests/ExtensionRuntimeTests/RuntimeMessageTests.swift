@@ -12,6 +12,11 @@ struct RuntimeMessageTests {
         .endedAgain(call: "cancelRequest(withError:)"),
         .tapped(button: "Post"),
         .posted(name: "com.example.newMessage"),
+        .transfer(id: 3, WireTransfer(session: "org.example.upload", sharedContainer: "group.org.example", method: "POST",
+                                      url: "https://example.org/add", headers: [WireHeader(name: "Content-Type", value: "text/plain")])),
+        .transfer(id: 4, WireTransfer(session: "s", sharedContainer: nil, method: "PUT", url: "http://127.0.0.1:8080/", headers: [])),
+        .transferEnded(id: 3, status: 201, error: nil),
+        .transferEnded(id: 4, status: 0, error: RemoteError(domain: NSURLErrorDomain, code: -1004, message: "Could not connect to the server.")),
         .load(id: 1, attachment: 3, type: "public.jpeg", form: .file),
         .cancelLoad(id: 9),
         .openURL(id: 2, url: "https://example.org/ü"),
@@ -116,6 +121,22 @@ struct RuntimeMessageTests {
          + Array([[UInt8]](repeating: [7, 1, 0, 0, 0], count: 65).joined()), 0, "a value nested more than 64 deep at byte 346"),
     ] as [([UInt8], Int, String)])
     func violations(bytes: [UInt8], descriptors: Int, message: String) {
+        #expect(throws: ProtocolViolation(message)) { try RuntimeMessage.decode(bytes, descriptors: descriptors) }
+    }
+
+    @Test("a background transfer's fields are checked: header fields, their number, the method, the session, the URL's length", arguments: [
+        (WireTransfer(session: "s", sharedContainer: nil, method: "POST", url: "https://e.org/", headers: [WireHeader(name: "X", value: "a\r\nHost: evil")]),
+         "a transfer's header field \"X\" is not one"),
+        (WireTransfer(session: "s", sharedContainer: nil, method: "POST", url: "https://e.org/", headers: [WireHeader(name: "Bad Name", value: "1")]),
+         "a transfer's header field \"Bad Name\" is not one"),
+        (WireTransfer(session: "s", sharedContainer: nil, method: "POST", url: "https://e.org/",
+                      headers: Array(repeating: WireHeader(name: "X", value: ""), count: 101)), "a transfer with 101 header fields; at most 100"),
+        (WireTransfer(session: "s", sharedContainer: nil, method: "PO ST", url: "https://e.org/", headers: []), "a transfer's method \"PO ST\" is not one"),
+        (WireTransfer(session: "", sharedContainer: nil, method: "POST", url: "https://e.org/", headers: []), "a transfer's session identifier of 0 bytes"),
+        (WireTransfer(session: "s", sharedContainer: nil, method: "POST", url: "", headers: []), "a transfer's URL of 0 bytes"),
+    ] as [(WireTransfer, String)])
+    func transferViolations(transfer: WireTransfer, message: String) {
+        let (bytes, descriptors) = RuntimeMessage.transfer(id: 1, transfer).encoded()
         #expect(throws: ProtocolViolation(message)) { try RuntimeMessage.decode(bytes, descriptors: descriptors) }
     }
 

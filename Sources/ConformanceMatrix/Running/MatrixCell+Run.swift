@@ -36,8 +36,9 @@ extension MatrixCell {
         var hostFaults = HostFaults()
         var unused = limits
         for fault in faults { fault.apply(to: &unused, &hostFaults) }
-        let host = ExtensionHost(limits: limits, device: device, user: user, appGroupContainers: groups, cgroup: cgroup,
+        var host = ExtensionHost(limits: limits, device: device, user: user, appGroupContainers: groups, cgroup: cgroup,
                                  openURL: { _ in true }, faults: hostFaults)
+        host.backgroundUploader = BackgroundUploads.carry
         let run: ExtensionRun
         do {
             run = try await host.run(bundle, items: items)
@@ -68,7 +69,8 @@ extension MatrixCell {
             ?? FileManager.default.temporaryDirectory.appending(component: "opensharing-data-store-\(UUID().uuidString)")
         let groups = try directory(appGroup, field: "appGroup")
         let limits = limits(for: bundle)
-        let host = ExtensionHost(limits: limits, device: device, appGroupContainers: groups, cgroup: cgroup)
+        var host = ExtensionHost(limits: limits, device: device, appGroupContainers: groups, cgroup: cgroup)
+        host.backgroundUploader = BackgroundUploads.carry
         let runs: NotificationRuns
         do {
             runs = try await host.deliver(pushes, to: bundle, dataStore: store, allowsFiltering: allowsFiltering)

@@ -31,6 +31,8 @@ public struct NotificationReport: Codable, Sendable {
     public var posted: [String]
     /// The network connections the notification's process opened, in order, each `host:port`.
     public var connections: [String]
+    /// The uploads the notification's process handed to the host through background sessions, as they ended.
+    public var backgroundTransfers: [RunReport.Transfer]
     public var peakFootprint: Int
     /// The extension's last words, when it failed.
     public var log: [String]?
@@ -50,6 +52,7 @@ public struct NotificationReport: Codable, Sendable {
         findings = process?.findings ?? []
         posted = process?.posted ?? []
         connections = process?.connections ?? []
+        backgroundTransfers = process?.backgroundTransfers.map(RunReport.Transfer.init) ?? []
         if handlerCalls > 1 {
             findings.insert(Finding(.handlerCalledTwice, "the content handler was called \(handlerCalls) times for this notification; iOS shows the "
                                     + "first content, and apps report crashes from calling it again"), at: 0)

@@ -28,6 +28,27 @@ public struct RunReport: Codable, Sendable {
             self.failure = failure
         }
     }
+    /// An upload a background session handed to the host, as it ended.
+    public struct Transfer: Codable, Sendable, Equatable {
+        public var session: String
+        public var method: String
+        public var url: String
+        public var bytes: Int
+        public var status: Int?
+        public var error: String?
+        /// Seconds after the extension's process ended that it ended (negative: before); `nil`: it had not.
+        public var endedAfterExtension: Double?
+
+        init(_ transfer: BackgroundTransfer) {
+            session = transfer.session
+            method = transfer.method
+            url = transfer.url
+            bytes = transfer.bytes
+            status = transfer.status
+            error = transfer.error
+            endedAfterExtension = transfer.endedAfterExtension?.inSeconds
+        }
+    }
     public struct Alert: Codable, Sendable, Equatable {
         public var title: String?
         public var message: String?
@@ -53,6 +74,8 @@ public struct RunReport: Codable, Sendable {
     public var posted: [String]
     /// The network connections the extension opened, in order, each `host:port`.
     public var connections: [String]
+    /// The uploads its background sessions handed to the host, each as it ended.
+    public var backgroundTransfers: [Transfer]
     public var peakFootprint: Int
     public var exitStatus: String?
     public var sandbox: String
@@ -84,6 +107,7 @@ public struct RunReport: Codable, Sendable {
         openedURLs = []
         posted = []
         connections = []
+        backgroundTransfers = []
         peakFootprint = 0
         sandbox = "not started"
         memoryLimit = limit
@@ -130,6 +154,7 @@ public struct RunReport: Codable, Sendable {
         openedURLs = run.openedURLs.map(\.absoluteString)
         posted = run.posted
         connections = run.connections
+        backgroundTransfers = run.backgroundTransfers.map(Transfer.init)
         peakFootprint = run.peakFootprint
         exitStatus = run.exitStatus?.description
         sandbox = run.sandbox.description

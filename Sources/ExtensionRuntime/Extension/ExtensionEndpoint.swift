@@ -19,6 +19,8 @@ final class ExtensionEndpoint: Sendable {
         var streamEnds: [UInt32: ReplyBox<(bytes: UInt64, complete: Bool)?>] = [:]
         /// Notification center calls awaiting the host's answer (`nil` when the host went away).
         var centerCalls: [UInt32: ReplyBox<WireCenterAnswer?>] = [:]
+        /// Background transfers the host carries, awaiting its word of their end while this process lives.
+        var transfers: [UInt32: @Sendable (Int32, RemoteError?) -> Void] = [:]
         var closed = false
     }
 
@@ -148,9 +150,11 @@ final class ExtensionEndpoint: Sendable {
             notificationHandlers.withLock { $0 }?.receive(index, identifier, content)
         case .centerAnswer(let id, let answer):
             pending.withLock { $0.centerCalls.removeValue(forKey: id) }?.resolve(answer)
+        case .transferEnded(let id, let status, let error):
+            pending.withLock { $0.transfers.removeValue(forKey: id) }?(status, error)
         case .ended:
             endedHandler.withLock { $0 }?()
-        case .request, .ready, .load, .cancelLoad, .openURL, .complete, .cancel, .alert, .deliver, .center, .endedAgain, .tapped, .posted:
+        case .request, .ready, .load, .cancelLoad, .openURL, .complete, .cancel, .alert, .deliver, .center, .endedAgain, .tapped, .posted, .transfer:
             ExtensionProcess.say("the host sent an extension's message (\(message.kindName)); ignored")
         }
     }
@@ -216,6 +220,24 @@ final class ExtensionEndpoint: Sendable {
             }
         }
         return progress
+    }
+
+    /// Hands a background session's upload to the host, its body's file with it; `ended` gets the server's
+    /// status or the error if the host says so while this process lives. Whether the host has it.
+    func handOff(_ transfer: WireTransfer, body: OpenFile, ended: @escaping @Sendable (Int32, RemoteError?) -> Void) -> Bool {
+        let id: UInt32? = pending.withLock { state in
+            guard !state.closed else { return nil }
+            let id = state.nextIdentifier
+            state.nextIdentifier &+= 1
+            state.transfers[id] = ended
+            return id
+        }
+        guard let id else { return false }
+        guard (try? channel.send(RuntimeMessage.transfer(id: id, transfer).encoded().bytes, files: [body])) != nil else {
+            pending.withLock { _ = $0.transfers.removeValue(forKey: id) }
+            return false
+        }
+        return true
     }
 
     /// Asks the host to open a URL; `reply` learns whether it did, once.

@@ -1,5 +1,5 @@
 import ExtensionManifest
-import Foundation
+package import Foundation
 import OpenCoreFoundation
 public import OpenItemProvider
 import OpenExtensionUI
@@ -160,6 +160,7 @@ public enum ExtensionProcess {
             let connection = try ExtensionEndpoint.connect()
             // What the extension posts to the Darwin notify center from now on reaches the host's report.
             CFNotificationCenter.darwinPosts = { connection.reportPosted($0) }
+            endpoint.withLock { $0 = connection }
             return (connection, try connection.awaitRequest())
         } catch let violation as ProtocolViolation {
             say("cannot start the request: \(violation.message)")
@@ -167,6 +168,28 @@ public enum ExtensionProcess {
         } catch {
             fail("cannot start the request: \(error)")
         }
+    }
+
+    /// This process's connection to its host, once it has one.
+    private static let endpoint = Locked<ExtensionEndpoint?>(nil)
+
+    /// Hands an upload of a background session (`URLSessionConfiguration.background(withIdentifier:)`) to the
+    /// host, which carries it to its end whether or not this process lives that long, as iOS carries an
+    /// extension's background transfers: its session, method, URL and header fields, and the file at `body`,
+    /// opened here for the host to read. `ended` gets the server's HTTP status, or the error that ended it, if the
+    /// host says so while this process lives. `nil` once the host has it; else the error that fails the task: the
+    /// file cannot be read, or this process is not an extension run by a host (or the host has gone).
+    package static func handOff(_ transfer: WireTransfer, body: URL, ended: @escaping @Sendable (Int32, RemoteError?) -> Void) -> RemoteError? {
+        let file: OpenFile
+        do {
+            file = try OpenFile.reading(body)
+        } catch {
+            return RemoteError(domain: NSURLErrorDomain, code: Int64(NSURLErrorFileDoesNotExist), message: "cannot read the upload's file: \(error)")
+        }
+        guard endpoint.withLock({ $0 })?.handOff(transfer, body: file, ended: ended) == true else {
+            return RemoteError(domain: NSURLErrorDomain, code: Int64(NSURLErrorNotConnectedToInternet), message: "no host to carry the background transfer")
+        }
+        return nil
     }
 
     /// The notification service, made once (on the main thread) and reused for every notification, as iOS

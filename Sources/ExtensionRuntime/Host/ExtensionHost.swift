@@ -31,6 +31,9 @@ public struct ExtensionHost: Sendable {
     public var cgroup: URL?
     /// How the host misbehaves when the extension loads (none by default).
     public var faults: HostFaults
+    /// What carries the uploads the extension's background sessions hand over, to their end, after its process
+    /// has ended if need be (`ExtensionRun.backgroundTransfers`); `nil`: each fails, as with no network.
+    public var backgroundUploader: BackgroundUploader?
     /// Whether the tree may have a PID namespace of its own; the tests turn it off to show the fallback.
     var allowsPIDNamespace = true
 
@@ -53,11 +56,23 @@ public struct ExtensionHost: Sendable {
         let (limits, environment, baseline) = setting(for: bundle)
         // Starting the process and watching it block: never on Swift concurrency's few threads, which other
         // tasks (the host's own) need meanwhile.
-        return try await BlockingThreads.run { [self, environment] () throws(ExtensionRuntimeError) -> ExtensionRun in
+        let transfers = try carrier()
+        var run = try await BlockingThreads.run { [self, environment] () throws(ExtensionRuntimeError) -> ExtensionRun in
             let supervisor = try Supervisor(bundle: bundle, work: .share(items), limits: limits, baseline: baseline, environment: environment,
                                             appGroupContainers: appGroupContainers, cgroup: cgroup, pidNamespace: allowsPIDNamespace, openURL: openURL,
-                                            faults: faults)
+                                            transfers: transfers, faults: faults)
             return supervisor.supervise()
+        }
+        run.backgroundTransfers = await transfers.finish()
+        return run
+    }
+
+    /// A carrier of one process's background transfers, with this host's uploader.
+    private func carrier() throws(ExtensionRuntimeError) -> TransferCarrier {
+        do {
+            return try TransferCarrier(uploader: backgroundUploader)
+        } catch {
+            throw ExtensionRuntimeError(.spawnFailed, bundle: "", "cannot carry background transfers", underlying: error)
         }
     }
 
@@ -72,19 +87,23 @@ public struct ExtensionHost: Sendable {
     public func deliver(_ payloads: [PushPayload], to bundle: ExtensionBundle, dataStore: URL,
                         allowsFiltering: Bool = false) async throws(ExtensionRuntimeError) -> NotificationRuns {
         let (limits, environment, baseline) = setting(for: bundle)
-        return try await BlockingThreads.run { [self] () throws(ExtensionRuntimeError) -> NotificationRuns in
-            let desk = NotificationDesk(payloads: payloads, dataStore: dataStore, allowsFiltering: allowsFiltering, diskLimit: limits.disk)
-            var processes: [ExtensionRun] = []
-            while desk.needsProcess {
+        let desk = NotificationDesk(payloads: payloads, dataStore: dataStore, allowsFiltering: allowsFiltering, diskLimit: limits.disk)
+        var processes: [ExtensionRun] = []
+        while desk.needsProcess {
+            let transfers = try carrier()
+            var run = try await BlockingThreads.run { [self] () throws(ExtensionRuntimeError) -> ExtensionRun in
                 desk.beginProcess()
                 let supervisor = try Supervisor(bundle: bundle, work: .notifications(desk), limits: limits, baseline: baseline, environment: environment,
-                                                appGroupContainers: appGroupContainers, cgroup: cgroup, pidNamespace: allowsPIDNamespace, openURL: openURL)
+                                                appGroupContainers: appGroupContainers, cgroup: cgroup, pidNamespace: allowsPIDNamespace, openURL: openURL,
+                                                transfers: transfers)
                 let run = supervisor.supervise()
                 desk.interrupted(run)
-                processes.append(run)
+                return run
             }
-            return NotificationRuns(deliveries: desk.results, processes: processes)
+            run.backgroundTransfers = await transfers.finish()
+            processes.append(run)
         }
+        return NotificationRuns(deliveries: desk.results, processes: processes)
     }
 
     /// The limits, environment and baseline a run of `bundle` gets.

@@ -41,6 +41,8 @@ public struct ExtensionRun: Sendable {
     /// The network stream (TCP) connections the extension opened, in order, each `host:port` (the first
     /// thousand), where the host saw its connections (`ExtensionSandbox.connectionsSeen`).
     public var connections: [String] = []
+    /// The uploads its background sessions handed to the host, in order, each as it ended.
+    public var backgroundTransfers: [BackgroundTransfer] = []
 
     /// The outcome in the runtime's one vocabulary.
     public var status: ExtensionStatus {

@@ -53,6 +53,8 @@ final class Supervisor {
     /// Where the kernel has seccomp's user notifications: each connect of the tree, held until the supervisor has
     /// read what the extension sent before it.
     private let connectionWatcher: ConnectionWatcher?
+    /// The uploads of background sessions the extension handed over, carried on whatever becomes of it.
+    private let transfers: TransferCarrier
     /// The app groups' directory, and the kernel's change clock before the extension started: a file changed
     /// there since is what the extension kept for its app.
     private let appGroups: (url: URL, since: Int64)?
@@ -139,8 +141,9 @@ final class Supervisor {
 
     init(bundle: ExtensionBundle, work: Work, limits: ExtensionLimits, baseline: Int = 0, environment extra: [String: String] = [:],
          appGroupContainers: URL?, cgroup: URL?, pidNamespace: Bool, openURL: (@Sendable (URL) -> Bool)?,
-         faults: HostFaults = HostFaults()) throws(ExtensionRuntimeError) {
+         transfers: TransferCarrier, faults: HostFaults = HostFaults()) throws(ExtensionRuntimeError) {
         self.bundle = bundle
+        self.transfers = transfers
         findings = bundle.leftOut.map { $0.isEmpty ? [] : [.notCompiledHere($0)] } ?? []
         self.limits = limits
         self.baseline = baseline
@@ -263,7 +266,7 @@ final class Supervisor {
             let current = channel ?? bootstrap
             let reading = [tree.endDescriptor, outbox.wakeup.descriptor, disk.writes.descriptor, disk.measured.descriptor]
                 + (closed ? [] : [current.descriptor]) + (gatekeeper.map { [$0.refusal.descriptor] } ?? [])
-                + (connectionWatcher.map { [$0.arrived.descriptor] } ?? [])
+                + (connectionWatcher.map { [$0.arrived.descriptor] } ?? []) + [transfers.ended.descriptor]
             let writing = waiting && !closed ? (channel.map { [$0.descriptor] } ?? []) : []
             let ready = (try? Poll.ready(reading: reading, writing: writing, timeout: memoryInterval, name: "the extension")) ?? (readable: [], writable: [])
             if !closed && ready.readable.contains(current.descriptor) {
@@ -312,8 +315,14 @@ final class Supervisor {
                 gatekeeper.refusal.drain()
                 if let used = gatekeeper.refused, killedFor == nil { kill(for: .diskLimit(limit: limits.disk, used: used)) }
             }
+            if ready.readable.contains(transfers.ended.descriptor) {
+                for ending in transfers.waiting() where !closed {
+                    outbox.send(.transferEnded(id: ending.id, status: ending.status, error: ending.error))
+                }
+            }
             checkClock(clock.now)
             if ready.readable.contains(tree.endDescriptor) {
+                transfers.processEnded()
                 termination = tree.termination()
                 terminatedAt = clock.now
             }
@@ -343,11 +352,12 @@ final class Supervisor {
             }
         }
         let log = readLog()
-        let outcome = finalOutcome(status)
-        // Judged where the host saw connections and gave app groups: without them, keeping was not possible here.
+        let ending = finalOutcome(status)
+        // Judged where the host saw connections and gave app groups (without them, keeping was not possible here),
+        // and the share held something to keep.
         let point = bundle.extensionPointIdentifier
-        if case .completed(let items) = outcome, connectionWatcher != nil, point == DeviceClass.share || DeviceClass.actionPoints.contains(point),
-           items.isEmpty, opened.isEmpty, connected.isEmpty, let appGroups,
+        if case .completed(let items) = ending, connectionWatcher != nil, point == DeviceClass.share || DeviceClass.actionPoints.contains(point),
+           hadContent, items.isEmpty, opened.isEmpty, connected.isEmpty, transfers.count == 0, let appGroups,
            !FileSystem.holdsChange(beneath: appGroups.url, since: appGroups.since, entryLimit: DiskMeter.entryLimit), !keptGroupDefaults {
             found(Finding(.nothingKept, "it completed having kept nothing of what it was given: it returned no item, opened no URL, wrote nothing to an "
                           + "app group (a file, or UserDefaults(suiteName:)) and opened no network connection, so on a device what the "
@@ -355,7 +365,7 @@ final class Supervisor {
         }
         container.remove()
         Container.waitForTidying()
-        var run = ExtensionRun(outcome: outcome, loads: loads.records, returned: returned, openedURLs: opened, peakFootprint: peak,
+        var run = ExtensionRun(outcome: ending, loads: loads.records, returned: returned, openedURLs: opened, peakFootprint: peak,
                                log: log, exitStatus: status,
                                sandbox: ExtensionSandbox(pidNamespace: tree.containment == .pidNamespace, landlock: ProcessTree.landlockVersion,
                                                          diskGate: gatekeeper != nil, connectionsSeen: connectionWatcher != nil))
@@ -638,7 +648,13 @@ final class Supervisor {
             }
             centerCalls.append((id, call))
             answerCenterCalls()
-        case .request, .loaded, .openedURL, .timeWarning, .progress, .streamEnded, .ended, .notification, .centerAnswer:
+        case .transfer(let id, let transfer):
+            guard ready, let body = files.first else { throw ProtocolViolation("a background transfer before ready") }
+            guard let url = URLComponents(string: transfer.url), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false else {
+                throw ProtocolViolation("a background transfer to \(transfer.url.debugDescription.prefix(80)), which is not an http or https URL")
+            }
+            try transfers.start(id: id, transfer, body: body)
+        case .request, .loaded, .openedURL, .timeWarning, .progress, .streamEnded, .ended, .notification, .centerAnswer, .transferEnded:
             throw ProtocolViolation("a host's message (\(message.kindName)) from the extension")
         }
     }
@@ -684,6 +700,12 @@ final class Supervisor {
         }
     }
 
+    /// Whether the request gave the extension anything to keep: an attachment, or an item's text.
+    private lazy var hadContent: Bool = {
+        guard case .request(let items) = request else { return false }
+        return items.contains { !($0.attachments ?? []).isEmpty || !($0.contentText ?? "").isEmpty }
+    }()
+
     private lazy var loadsCount: Int = {
         guard case .request(let items) = request else { return 0 }
         return items.reduce(0) { $0 + ($1.attachments?.count ?? 0) }
@@ -714,6 +736,8 @@ extension RuntimeMessage {
         case .posted: "posted"
         case .notification: "notification"
         case .centerAnswer: "centerAnswer"
+        case .transfer: "transfer"
+        case .transferEnded: "transferEnded"
         }
     }
 }

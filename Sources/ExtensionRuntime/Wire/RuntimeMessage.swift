@@ -36,6 +36,10 @@ package enum RuntimeMessage: Equatable, Sendable {
     case tapped(button: String)
     /// The extension posted `name` to the Darwin notify center, for the report.
     case posted(name: String)
+    /// An upload of a background session (`URLSessionConfiguration.background(withIdentifier:)`), handed to the
+    /// host, which carries it to its end whether or not the process lives that long; the packet carries the
+    /// body's file, opened for reading. `transferEnded` of the same `id` answers it while the process lives.
+    case transfer(id: UInt32, WireTransfer)
 
     // Host to extension.
     /// The request: the input items, their attachments' registered types and forms, no payloads.
@@ -60,6 +64,8 @@ package enum RuntimeMessage: Equatable, Sendable {
     case notification(index: UInt32, identifier: String, content: WireContent)
     /// The answer to notification center call `id`.
     case centerAnswer(id: UInt32, answer: WireCenterAnswer)
+    /// Background transfer `id` has ended: the server's HTTP status, or the error that ended it.
+    case transferEnded(id: UInt32, status: Int32, error: RemoteError?)
 
     static let magic: [UInt8] = [0x4F, 0x53]  // "OS"
     static let version: UInt8 = 1
@@ -68,6 +74,10 @@ package enum RuntimeMessage: Equatable, Sendable {
 
     /// The longest name of a Darwin notification `posted` carries.
     package static let longestPostedName = 1024
+
+    /// The most header fields a transfer carries, and the longest URL, method, header name or value.
+    package static let transferHeaders = 100
+    package static let longestTransferField = 8 << 10
 
     /// The compose sheet's buttons, as `tapped` names them.
     package static let sheetButtons: Set<String> = ["Post", "Cancel"]
@@ -201,6 +211,35 @@ package struct WireAlert: Equatable, Sendable {
     }
 }
 
+/// An upload a background session hands to the host: the session's identifier and shared container, the
+/// request's method, URL and header fields, in order.
+package struct WireTransfer: Equatable, Sendable {
+    package var session: String
+    package var sharedContainer: String?
+    package var method: String
+    package var url: String
+    package var headers: [WireHeader]
+
+    package init(session: String, sharedContainer: String?, method: String, url: String, headers: [WireHeader]) {
+        self.session = session
+        self.sharedContainer = sharedContainer
+        self.method = method
+        self.url = url
+        self.headers = headers
+    }
+}
+
+/// One header field of a transfer's request.
+package struct WireHeader: Equatable, Sendable {
+    package var name: String
+    package var value: String
+
+    package init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
 /// A message that broke the protocol: what was wrong, and where in the packet.
 package struct ProtocolViolation: Error, Equatable, Sendable, CustomStringConvertible {
     package var message: String
@@ -212,8 +251,8 @@ package struct ProtocolViolation: Error, Equatable, Sendable, CustomStringConver
 
 extension RuntimeMessage {
     private enum Kind: UInt8 {
-        case ready = 1, load, cancelLoad, openURL, complete, cancel, alert, deliver, center, endedAgain, tapped, posted
-        case request = 32, loaded, openedURL, timeWarning, progress, streamEnded, ended, notification, centerAnswer
+        case ready = 1, load, cancelLoad, openURL, complete, cancel, alert, deliver, center, endedAgain, tapped, posted, transfer
+        case request = 32, loaded, openedURL, timeWarning, progress, streamEnded, ended, notification, centerAnswer, transferEnded
     }
 
     /// The message's bytes, and how many descriptors must travel with them.
@@ -264,6 +303,14 @@ extension RuntimeMessage {
             writer.u8(Kind.tapped.rawValue); writer.string(button)
         case .posted(let name):
             writer.u8(Kind.posted.rawValue); writer.string(name)
+        case .transfer(let id, let transfer):
+            writer.u8(Kind.transfer.rawValue); writer.u32(id); writer.string(transfer.session); writer.optional(transfer.sharedContainer)
+            writer.string(transfer.method); writer.string(transfer.url); writer.u32(UInt32(transfer.headers.count))
+            for header in transfer.headers { writer.string(header.name); writer.string(header.value) }
+            writer.descriptors += 1
+        case .transferEnded(let id, let status, let error):
+            writer.u8(Kind.transferEnded.rawValue); writer.u32(id); writer.u32(UInt32(bitPattern: status))
+            if let error { writer.u8(1); writer.error(error) } else { writer.u8(0) }
         case .notification(let index, let identifier, let content):
             writer.u8(Kind.notification.rawValue); writer.u32(index); writer.string(identifier); writer.content(content)
         case .centerAnswer(let id, let answer):
@@ -322,6 +369,9 @@ extension RuntimeMessage {
                 throw ProtocolViolation("a Darwin notification named with \(name.utf8.count) bytes; a name has 1 to \(RuntimeMessage.longestPostedName)")
             }
             message = .posted(name: name)
+        case .transfer: message = .transfer(id: try reader.u32(), try reader.transfer())
+        case .transferEnded:
+            message = .transferEnded(id: try reader.u32(), status: Int32(bitPattern: try reader.u32()), error: try reader.flag() ? try reader.error() : nil)
         case .notification: message = .notification(index: try reader.u32(), identifier: try reader.string(), content: try reader.content())
         case .centerAnswer: message = .centerAnswer(id: try reader.u32(), answer: try reader.centerAnswer())
         }
@@ -455,6 +505,33 @@ struct WireReader {
     }
 
     /// A count of elements that each take at least `minimumSize` bytes, refused if the rest could not hold them.
+    /// A transfer's fields, each checked: a session named, a URL, a method and header fields of bounded length
+    /// and number; the body's descriptor counted.
+    mutating func transfer() throws(ProtocolViolation) -> WireTransfer {
+        let session = try string(), shared = try optional(), method = try string(), url = try string()
+        let longest = RuntimeMessage.longestTransferField
+        var headers: [WireHeader] = []
+        let count = try count(minimumSize: 8)
+        guard count <= RuntimeMessage.transferHeaders else {
+            throw ProtocolViolation("a transfer with \(count) header fields; at most \(RuntimeMessage.transferHeaders)")
+        }
+        for _ in 0..<count {
+            let header = WireHeader(name: try string(), value: try string())
+            guard !header.name.isEmpty, header.name.utf8.count <= longest, header.value.utf8.count <= longest,
+                  !header.name.contains(where: { $0 == ":" || $0.isNewline || $0.isWhitespace }), !header.value.contains(where: \.isNewline) else {
+                throw ProtocolViolation("a transfer's header field \(header.name.debugDescription.prefix(80)) is not one")
+            }
+            headers.append(header)
+        }
+        guard !session.isEmpty, session.utf8.count <= longest else { throw ProtocolViolation("a transfer's session identifier of \(session.utf8.count) bytes") }
+        guard !method.isEmpty, method.utf8.count <= 32, method.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }) else {
+            throw ProtocolViolation("a transfer's method \(method.debugDescription.prefix(80)) is not one")
+        }
+        guard !url.isEmpty, url.utf8.count <= longest else { throw ProtocolViolation("a transfer's URL of \(url.utf8.count) bytes") }
+        descriptors += 1
+        return WireTransfer(session: session, sharedContainer: shared, method: method, url: url, headers: headers)
+    }
+
     mutating func count(minimumSize: Int) throws(ProtocolViolation) -> Int {
         let start = position
         let count = Int(try u32())

@@ -39,6 +39,28 @@ struct ReadLaterShareTests {
                 "\(result.findings)")
         #expect(!result.findings.contains { $0["code"] == "nothing-kept" }, "a connection is what it kept: \(result.findings)")
     }
+
+    @Test("a background session with the app group as its shared container: completed at once, the upload carried by the host after the process has gone and in the report, no connection of the extension's own")
+    func background() throws {
+        let service = try Service(answeringOnceGone: "ReadLaterShare.appex/ReadLaterShare")
+        defer { service.stop() }
+        let result = try SharingCommand.run("ReadLaterShare", ["--host", "safari", "--url", "https://www.swift.org/"],
+                                            group: "group.org.opensharing.compatibility") { container in
+            try Data("http://127.0.0.1:\(service.port)/add\nbackground\n".utf8).write(to: container.appendingPathComponent("service.txt"))
+        }
+        #expect(result.status == 0 && result.report["status"] as? String == "completed", "\(result.report)")
+        #expect(result.findings.allSatisfy { $0["severity"] != "fail" }, "\(result.findings)")
+        #expect(result.report["connections"] as? [String] == [])
+        let transfers = (result.report["backgroundTransfers"] as? [[String: Any]]) ?? []
+        #expect(transfers.count == 1, "\(result.report)")
+        #expect(transfers.first?["session"] as? String == "org.opensharing.compatibility.read-later")
+        #expect(transfers.first?["method"] as? String == "POST")
+        #expect(transfers.first?["url"] as? String == "http://127.0.0.1:\(service.port)/add")
+        #expect(transfers.first?["status"] as? Int == 200)
+        #expect(transfers.first?["bytes"] as? Int == "https://www.swift.org/".utf8.count)
+        #expect(((transfers.first?["endedAfterExtension"] as? Double) ?? -1) >= 0, "the service answered only once the process was gone: \(transfers)")
+        #expect(service.bodies == ["https://www.swift.org/"])
+    }
 }
 
 /// An HTTP service on 127.0.0.1 that answers every request 200 and keeps each request's body.
@@ -51,7 +73,11 @@ final class Service: @unchecked Sendable {
 
     var bodies: [String] { lock.withLock { received } }
 
-    init() throws {
+    /// Answers a request only once no process's command line names `gone` (when given), within 60 seconds.
+    private let gone: String?
+
+    init(answeringOnceGone gone: String? = nil) throws {
+        self.gone = gone
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
         var address = sockaddr_in()
@@ -73,6 +99,20 @@ final class Service: @unchecked Sendable {
         shutdown(listener, Int32(SHUT_RDWR))
         done.wait()
         close(listener)
+    }
+
+    /// Waits until no process's command line contains `name`, looking again each time the process list
+    /// changes shape or 10 ms pass, at most 60 seconds.
+    private static func wait(untilNoProcessNames name: String) {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            let running = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).contains { entry in
+                guard entry.allSatisfy(\.isNumber), let line = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return false }
+                return String(decoding: line, as: UTF8.self).contains(name)
+            }
+            if !running { return }
+            usleep(10_000)
+        }
     }
 
     private func serve() {
@@ -101,6 +141,7 @@ final class Service: @unchecked Sendable {
                 guard count > 0 else { break }
                 request += buffer.prefix(count)
             }
+            if let gone { Self.wait(untilNoProcessNames: gone) }
             let answer = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
             _ = answer.withCString { write(connection, $0, strlen($0)) }
             close(connection)

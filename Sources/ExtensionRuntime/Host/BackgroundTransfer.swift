@@ -1,0 +1,135 @@
+public import Foundation
+import PackageSupport
+import SharingSystem
+
+/// An upload a background session handed to the host (`URLSessionConfiguration.background(withIdentifier:)`,
+/// through the `BackgroundTransfers` module), which carries it to its end whether or not the extension's
+/// process lives that long, as iOS carries an extension's background transfers; and how it ended.
+public struct BackgroundTransfer: Sendable, Equatable {
+    /// The session's identifier and shared container.
+    public var session: String
+    public var sharedContainer: String?
+    public var method: String
+    public var url: String
+    /// The request's header fields, in order, each `name: value`.
+    public var headers: [String]
+    /// The body's size in bytes, as the host got its file.
+    public var bytes: Int
+    /// The server's HTTP status, when it answered.
+    public var status: Int?
+    /// What ended it otherwise.
+    public var error: String?
+    /// When it ended, after the extension's process ended (negative: before); `nil` when it had not ended when
+    /// the host stopped waiting for it.
+    public var endedAfterExtension: Duration?
+}
+
+/// Carries a background transfer for a host: the upload as the extension made it, its body's file readable at
+/// `body`; returns the server's HTTP status, or throws what ended it.
+public typealias BackgroundUploader = @Sendable (_ transfer: BackgroundTransfer, _ body: URL) async throws -> Int
+
+/// The background transfers of one process: each carried on a task of its own by the host's uploader, the
+/// supervisor told of each end (`ended`) to pass it on while the process lives, and all of them awaited, within
+/// a bound, once the process has ended.
+final class TransferCarrier: Sendable {
+    /// Signalled when transfers have ended: `waiting()` has them.
+    let ended: Wakeup
+    private let uploader: BackgroundUploader?
+    private struct State {
+        var transfers: [BackgroundTransfer] = []
+        var endedAt: [ContinuousClock.Instant?] = []
+        var endings: [(id: UInt32, status: Int32, error: RemoteError?)] = []
+        var tasks: [Task<Void, Never>] = []
+        var processEndedAt: ContinuousClock.Instant?
+    }
+    private let state = Locked(State())
+    private let running = DispatchGroup()
+
+    /// How long the host waits for transfers still running once the process has ended.
+    static let patience: Duration = .seconds(60)
+    /// The most transfers one process hands over.
+    static let transferRecords = 100
+
+    init(uploader: BackgroundUploader?) throws(SystemError) {
+        ended = try Wakeup()
+        self.uploader = uploader
+    }
+
+    /// How many transfers the process handed over.
+    var count: Int { state.withLock { $0.transfers.count } }
+
+    /// Starts carrying transfer `id` with its body: the host owns the file from now on. A process that hands over
+    /// more than `transferRecords` breaks the protocol.
+    func start(id: UInt32, _ wire: WireTransfer, body: OpenFile) throws(ProtocolViolation) {
+        let bytes = Int((try? body.status().size) ?? 0)
+        let transfer = BackgroundTransfer(session: wire.session, sharedContainer: wire.sharedContainer, method: wire.method, url: wire.url,
+                                          headers: wire.headers.map { "\($0.name): \($0.value)" }, bytes: bytes)
+        let index: Int? = state.withLock { state in
+            guard state.transfers.count < Self.transferRecords else { return nil }
+            state.transfers.append(transfer)
+            state.endedAt.append(nil)
+            return state.transfers.count - 1
+        }
+        guard let index else { throw ProtocolViolation("more than \(Self.transferRecords) background transfers") }
+        let (uploader, state, ended, running) = (uploader, state, ended, running)
+        running.enter()
+        let task = Task.detached {
+            var status: Int?
+            var failure: RemoteError?
+            if let uploader {
+                do {
+                    status = try await uploader(transfer, body.descriptorPath)
+                } catch {
+                    let cocoa = error as NSError
+                    failure = Task.isCancelled
+                        ? RemoteError(domain: NSURLErrorDomain, code: Int64(NSURLErrorTimedOut),
+                                      message: "still running when the host stopped waiting, \(Self.patience) after the extension ended")
+                        : RemoteError(domain: cocoa.domain, code: Int64(cocoa.code), message: "\(error)")
+                }
+            } else {
+                failure = RemoteError(domain: NSURLErrorDomain, code: Int64(NSURLErrorNotConnectedToInternet), message: "this host carries no background transfers")
+            }
+            withExtendedLifetime(body) {}
+            state.withLock { state in
+                state.transfers[index].status = status
+                state.transfers[index].error = failure?.description
+                state.endedAt[index] = ContinuousClock.now
+                state.endings.append((id, Int32(clamping: status ?? 0), failure))
+            }
+            ended.signal()
+            running.leave()
+        }
+        state.withLock { $0.tasks.append(task) }
+    }
+
+    /// The transfers that ended since the last time, to tell the process.
+    func waiting() -> [(id: UInt32, status: Int32, error: RemoteError?)] {
+        ended.drain()
+        return state.withLock { state in
+            defer { state.endings.removeAll() }
+            return state.endings
+        }
+    }
+
+    /// The process has ended, now.
+    func processEnded() {
+        state.withLock { $0.processEndedAt = $0.processEndedAt ?? ContinuousClock.now }
+    }
+
+    /// Waits up to `patience` for the transfers still running, cancels what is left, and gives each as it ended.
+    func finish() async -> [BackgroundTransfer] {
+        let running = running
+        let whole = await BlockingThreads.run { running.wait(timeout: .now() + .nanoseconds(Int(Self.patience.components.seconds) * 1_000_000_000)) == .success }
+        if !whole {
+            state.withLock { $0.tasks }.forEach { $0.cancel() }
+            _ = await BlockingThreads.run { running.wait(timeout: .now() + 5) }
+        }
+        return state.withLock { state in
+            zip(state.transfers, state.endedAt).map { transfer, end in
+                var transfer = transfer
+                if let end, let process = state.processEndedAt { transfer.endedAfterExtension = end - process }
+                return transfer
+            }
+        }
+    }
+}
