@@ -58,7 +58,7 @@ struct PrincipalsTests {
         }
     }
 
-    @Test("work after completion: the upload runs after the request completed; one longer than the time after completion is told it expired, and is work lost at exit")
+    @Test("work after completion: the upload runs after the request completed; one longer than the time after completion is told it expired, and is work lost at exit, in run and in test")
     func afterCompletion() async throws {
         try await withTemporaryDirectory { directory in
             let bundle = try ExampleBundle.make("UploadShare", in: directory)
@@ -88,6 +88,12 @@ struct PrincipalsTests {
             #expect(lived >= 5, "\(lived)")
             let note = try String(contentsOf: groups.appending(path: "group.org.opensharing.examples/Uploads/INCOMPLETE"), encoding: .utf8)
             #expect(note.hasPrefix("stopped at large.bin, byte "))
+            // The matrix of the same share: its cell not as expected by default, the finding under it.
+            let matrix = try await Sharing.run(["test", bundle.path, "--hosts", "files", "--file", large.path, "--faults", "none",
+                                                "--devices", "iphone-13", "--work", directory.appending(path: "work").path])
+            #expect(matrix.status == 1, "\(matrix.standardOutput)")
+            #expect(matrix.standardOutput.contains("UploadShare files device=iphone-13 user=post fault=none: completed\n  finding: work-lost-at-exit: "),
+                    "\(matrix.standardOutput)")
         }
     }
 
