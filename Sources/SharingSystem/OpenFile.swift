@@ -63,12 +63,6 @@ package final class OpenFile: Sendable {
         return URL(fileURLWithPath: path, isDirectory: given.kind == .directory)
     }
 
-    /// A path that opens this very file for as long as it is open here, whatever becomes of its name (the
-    /// descriptor's entry in `/proc/self/fd`): for a library that reads a file only by its path.
-    package var descriptorPath: URL {
-        URL(fileURLWithPath: "/proc/self/fd/\(descriptor)")
-    }
-
     /// How a descriptor this process was given may be used: for reading, or only for writing, or not at all
     /// (`O_PATH`, which names a file without granting access to its bytes).
     package enum Access: Sendable, Equatable {

@@ -28,13 +28,16 @@ public struct BackgroundTransfer: Sendable, Equatable {
 /// `body`; returns the server's HTTP status, or throws what ended it.
 public typealias BackgroundUploader = @Sendable (_ transfer: BackgroundTransfer, _ body: URL) async throws -> Int
 
-/// The background transfers of one process: each carried on a task of its own by the host's uploader, the
-/// supervisor told of each end (`ended`) to pass it on while the process lives, and all of them awaited, within
-/// a bound, once the process has ended.
+/// The background transfers of one process: each body copied at once into a directory of the host's (as iOS
+/// takes the file when the task is made: what the extension does with its own after is its own), carried on a
+/// task of its own by the host's uploader, the supervisor told of each end (`ended`) to pass it on while the
+/// process lives, and all of them awaited, within a bound, once the process has ended.
 final class TransferCarrier: Sendable {
     /// Signalled when transfers have ended: `waiting()` has them.
     let ended: Wakeup
     private let uploader: BackgroundUploader?
+    /// Where the bodies' copies are, made with the first transfer and removed when all have ended.
+    private let bodies = Locked<TemporaryDirectory?>(nil)
     private struct State {
         var transfers: [BackgroundTransfer] = []
         var endedAt: [ContinuousClock.Instant?] = []
@@ -71,14 +74,23 @@ final class TransferCarrier: Sendable {
             return state.transfers.count - 1
         }
         guard let index else { throw ProtocolViolation("more than \(Self.transferRecords) background transfers") }
-        let (uploader, state, ended, running) = (uploader, state, ended, running)
+        let (uploader, state, ended, running, bodies) = (uploader, state, ended, running, bodies)
         running.enter()
         let task = Task.detached {
             var status: Int?
             var failure: RemoteError?
             if let uploader {
                 do {
-                    status = try await uploader(transfer, body.descriptorPath)
+                    let copy = try await BlockingThreads.run { () throws(SystemError) -> URL in
+                        let directory = try bodies.withLock { directory throws(SystemError) in
+                            if directory == nil { directory = try TemporaryDirectory(prefix: "OpenSharing-transfers-") }
+                            return directory!.url
+                        }
+                        let copy = directory.appending(component: "\(index)")
+                        try FileCopier.copy(from: body, to: copy)
+                        return copy
+                    }
+                    status = try await uploader(transfer, copy)
                 } catch {
                     let cocoa = error as NSError
                     failure = Task.isCancelled
@@ -89,7 +101,6 @@ final class TransferCarrier: Sendable {
             } else {
                 failure = RemoteError(domain: NSURLErrorDomain, code: Int64(NSURLErrorNotConnectedToInternet), message: "this host carries no background transfers")
             }
-            withExtendedLifetime(body) {}
             state.withLock { state in
                 state.transfers[index].status = status
                 state.transfers[index].error = failure?.description
@@ -124,6 +135,7 @@ final class TransferCarrier: Sendable {
             state.withLock { $0.tasks }.forEach { $0.cancel() }
             _ = await BlockingThreads.run { running.wait(timeout: .now() + 5) }
         }
+        bodies.withLock { $0?.remove() }
         return state.withLock { state in
             zip(state.transfers, state.endedAt).map { transfer, end in
                 var transfer = transfer
