@@ -353,14 +353,9 @@ final class Supervisor {
         }
         let log = readLog()
         let ending = finalOutcome(status)
-        // Judged where the host saw connections and gave app groups (without them, keeping was not possible here),
-        // and the share held something to keep.
-        let point = bundle.extensionPointIdentifier
-        if case .completed(let items) = ending, connectionWatcher != nil, point == DeviceClass.share || DeviceClass.actionPoints.contains(point),
-           hadContent, items.isEmpty, opened.isEmpty, connected.isEmpty, transfers.count == 0, let appGroups,
-           !FileSystem.holdsChange(beneath: appGroups.url, since: appGroups.since, entryLimit: DiskMeter.entryLimit), !keptGroupDefaults {
+        if keptNothing(ending) {
             found(Finding(.nothingKept, "it completed having kept nothing of what it was given: it returned no item, opened no URL, wrote nothing to an "
-                          + "app group (a file, or UserDefaults(suiteName:)) and opened no network connection, so on a device what the "
+                          + "app group (a file, or UserDefaults(suiteName:)), opened no network connection and handed no upload to a background session, so on a device what the "
                           + "user shared is lost; check the loads above for the one that gave nothing"))
         }
         container.remove()
@@ -379,6 +374,17 @@ final class Supervisor {
         run.requestTime = requestTime
         run.waitedForCore = waitedForCore
         return run
+    }
+
+    /// Whether a share or action extension completed having kept nothing of what it was given: no item returned,
+    /// no URL opened, no connection, no upload handed over, nothing written to an app group. Judged where the
+    /// host saw connections and gave app groups (without them, keeping was not possible here), and the share held
+    /// something to keep.
+    private func keptNothing(_ ending: ExtensionOutcome) -> Bool {
+        let point = bundle.extensionPointIdentifier
+        guard case .completed(let items) = ending, connectionWatcher != nil, point == DeviceClass.share || DeviceClass.actionPoints.contains(point),
+              hadContent, items.isEmpty, opened.isEmpty, connected.isEmpty, transfers.count == 0, let appGroups else { return false }
+        return !FileSystem.holdsChange(beneath: appGroups.url, since: appGroups.since, entryLimit: DiskMeter.entryLimit) && !keptGroupDefaults
     }
 
     /// Whether the extension wrote an app group's defaults (`UserDefaults(suiteName: "group.…")`), which
