@@ -6,6 +6,11 @@ import OpenImageIO
 /// Stands in for UIKit's `UIView`.
 @preconcurrency @MainActor
 open class UIView: UIResponder {
+    /// How a view's content fills it. Stands in for `UIView.ContentMode`, with UIKit's raw values.
+    public enum ContentMode: Int, Sendable {
+        case scaleToFill = 0, scaleAspectFit, scaleAspectFill, redraw, center, top, bottom, left, right, topLeft, topRight, bottomLeft, bottomRight
+    }
+
     /// Options of an animation. Stands in for `UIView.AnimationOptions`.
     public struct AnimationOptions: OptionSet, Sendable {
         public let rawValue: UInt
@@ -47,6 +52,177 @@ open class UIView: UIResponder {
 
     /// Stands in for `UIView.frame`.
     open var frame: CGRect
+
+    /// The frame's size at the origin: setting it sets the frame's size. Stands in for `UIView.bounds`.
+    open var bounds: CGRect {
+        get { CGRect(origin: .zero, size: frame.size) }
+        set { frame.size = newValue.size }
+    }
+
+    /// The frame's centre: setting it moves the frame. Stands in for `UIView.center`.
+    open var center: CGPoint {
+        get { CGPoint(x: frame.midX, y: frame.midY) }
+        set { frame.origin = CGPoint(x: newValue.x - frame.width / 2, y: newValue.y - frame.height / 2) }
+    }
+
+    /// Stands in for `UIView.tag`.
+    open var tag = 0
+    /// Stands in for `UIView.clipsToBounds`.
+    open var clipsToBounds = false
+    /// Stands in for `UIView.isUserInteractionEnabled`.
+    open var isUserInteractionEnabled = true
+    /// Stands in for `UIView.contentMode`.
+    open var contentMode: UIView.ContentMode = .scaleToFill
+    /// Stands in for `UIView.tintColor`.
+    open var tintColor: UIColor! = .systemBlue
+
+    /// The views this one holds, back to front. Stands in for `UIView.subviews`.
+    open private(set) var subviews: [UIView] = []
+    /// The view that holds this one. Stands in for `UIView.superview`.
+    open private(set) weak var superview: UIView?
+
+    /// Whether the frame is to be turned into constraints (kept: nothing lays views out here). Stands in for
+    /// `UIView.translatesAutoresizingMaskIntoConstraints`.
+    open var translatesAutoresizingMaskIntoConstraints = true
+    /// The constraints this view holds: those added to it, and those activated whose closest common ancestor it
+    /// is. Stands in for `UIView.constraints`.
+    open internal(set) var constraints: [NSLayoutConstraint] = []
+
+    /// Puts `view` in front of the others, taking it from its superview first. Stands in for `UIView.addSubview(_:)`.
+    open func addSubview(_ view: UIView) {
+        insertSubview(view, at: subviews.count)
+    }
+
+    /// Puts `view` at `index` among the subviews (clamped to them), taking it from its superview first. Stands in
+    /// for `UIView.insertSubview(_:at:)`.
+    open func insertSubview(_ view: UIView, at index: Int) {
+        guard view !== self else { return }
+        if view.superview === self, let at = subviews.firstIndex(where: { $0 === view }) { subviews.remove(at: at) } else { view.removeFromSuperview() }
+        view.willMove(toSuperview: self)
+        subviews.insert(view, at: max(0, min(index, subviews.count)))
+        view.superview = self
+        view.didMoveToSuperview()
+        didAddSubview(view)
+    }
+
+    /// Stands in for `UIView.bringSubviewToFront(_:)`.
+    open func bringSubviewToFront(_ view: UIView) {
+        guard let at = subviews.firstIndex(where: { $0 === view }) else { return }
+        subviews.append(subviews.remove(at: at))
+    }
+
+    /// Stands in for `UIView.sendSubviewToBack(_:)`.
+    open func sendSubviewToBack(_ view: UIView) {
+        guard let at = subviews.firstIndex(where: { $0 === view }) else { return }
+        subviews.insert(subviews.remove(at: at), at: 0)
+    }
+
+    /// Takes the view from its superview, and with it the constraints its former ancestors held that name it
+    /// or a view beneath it, as UIKit removes them. Stands in for `UIView.removeFromSuperview()`.
+    open func removeFromSuperview() {
+        guard let superview else { return }
+        superview.willRemoveSubview(self)
+        willMove(toSuperview: nil)
+        superview.subviews.removeAll { $0 === self }
+        self.superview = nil
+        var ancestor: UIView? = superview
+        while let holder = ancestor {
+            for constraint in holder.constraints where constraint.views.contains(where: { $0.isDescendant(of: self) }) {
+                constraint.isActive = false
+            }
+            ancestor = holder.superview
+        }
+        didMoveToSuperview()
+    }
+
+    /// Whether this view is `view` or beneath it. Stands in for `UIView.isDescendant(of:)`.
+    open func isDescendant(of view: UIView) -> Bool {
+        var current: UIView? = self
+        while let candidate = current {
+            if candidate === view { return true }
+            current = candidate.superview
+        }
+        return false
+    }
+
+    /// This view or the first beneath it, depth first, whose tag is `tag`. Stands in for `UIView.viewWithTag(_:)`.
+    open func viewWithTag(_ tag: Int) -> UIView? {
+        if self.tag == tag { return self }
+        for subview in subviews {
+            if let found = subview.viewWithTag(tag) { return found }
+        }
+        return nil
+    }
+
+    /// Stands in for `UIView.willMove(toSuperview:)`.
+    open func willMove(toSuperview newSuperview: UIView?) {}
+    /// Stands in for `UIView.didMoveToSuperview()`.
+    open func didMoveToSuperview() {}
+    /// Stands in for `UIView.didAddSubview(_:)`.
+    open func didAddSubview(_ subview: UIView) {}
+    /// Stands in for `UIView.willRemoveSubview(_:)`.
+    open func willRemoveSubview(_ subview: UIView) {}
+
+    /// Adds `constraint` to those this view holds, and activates it. Stands in for `UIView.addConstraint(_:)`.
+    open func addConstraint(_ constraint: NSLayoutConstraint) {
+        constraint.activate(in: self)
+    }
+
+    /// Stands in for `UIView.addConstraints(_:)`.
+    open func addConstraints(_ constraints: [NSLayoutConstraint]) {
+        constraints.forEach(addConstraint)
+    }
+
+    /// Stands in for `UIView.removeConstraint(_:)`.
+    open func removeConstraint(_ constraint: NSLayoutConstraint) {
+        if constraints.contains(where: { $0 === constraint }) { constraint.isActive = false }
+    }
+
+    /// Stands in for `UIView.removeConstraints(_:)`.
+    open func removeConstraints(_ constraints: [NSLayoutConstraint]) {
+        constraints.forEach(removeConstraint)
+    }
+
+    /// Nothing is laid out here: frames are what code sets them to, and constraints are kept, not solved. Stands
+    /// in for `UIView.setNeedsLayout()`.
+    open func setNeedsLayout() {}
+    /// Calls `layoutSubviews()`, as UIKit does when a layout is pending; frames stay as set. Stands in for
+    /// `UIView.layoutIfNeeded()`.
+    open func layoutIfNeeded() {
+        layoutSubviews()
+    }
+    /// Stands in for `UIView.layoutSubviews()`.
+    open func layoutSubviews() {}
+
+    /// Stands in for `UIView.leadingAnchor`.
+    public var leadingAnchor: NSLayoutXAxisAnchor { NSLayoutXAxisAnchor(self, .leading) }
+    /// Stands in for `UIView.trailingAnchor`.
+    public var trailingAnchor: NSLayoutXAxisAnchor { NSLayoutXAxisAnchor(self, .trailing) }
+    /// Stands in for `UIView.leftAnchor`.
+    public var leftAnchor: NSLayoutXAxisAnchor { NSLayoutXAxisAnchor(self, .left) }
+    /// Stands in for `UIView.rightAnchor`.
+    public var rightAnchor: NSLayoutXAxisAnchor { NSLayoutXAxisAnchor(self, .right) }
+    /// Stands in for `UIView.centerXAnchor`.
+    public var centerXAnchor: NSLayoutXAxisAnchor { NSLayoutXAxisAnchor(self, .centerX) }
+    /// Stands in for `UIView.topAnchor`.
+    public var topAnchor: NSLayoutYAxisAnchor { NSLayoutYAxisAnchor(self, .top) }
+    /// Stands in for `UIView.bottomAnchor`.
+    public var bottomAnchor: NSLayoutYAxisAnchor { NSLayoutYAxisAnchor(self, .bottom) }
+    /// Stands in for `UIView.centerYAnchor`.
+    public var centerYAnchor: NSLayoutYAxisAnchor { NSLayoutYAxisAnchor(self, .centerY) }
+    /// Stands in for `UIView.firstBaselineAnchor`.
+    public var firstBaselineAnchor: NSLayoutYAxisAnchor { NSLayoutYAxisAnchor(self, .firstBaseline) }
+    /// Stands in for `UIView.lastBaselineAnchor`.
+    public var lastBaselineAnchor: NSLayoutYAxisAnchor { NSLayoutYAxisAnchor(self, .lastBaseline) }
+    /// The view's safe area: its bounds, as nothing insets them here. Stands in for `UIView.safeAreaLayoutGuide`.
+    public private(set) lazy var safeAreaLayoutGuide = UILayoutGuide(owningView: self, identifier: "UIViewSafeAreaLayoutGuide")
+    /// The view's margins: its bounds, as nothing insets them here. Stands in for `UIView.layoutMarginsGuide`.
+    public private(set) lazy var layoutMarginsGuide = UILayoutGuide(owningView: self, identifier: "UIViewLayoutMarginsGuide")
+
+    /// Stands in for `UIView.widthAnchor`.
+    public var widthAnchor: NSLayoutDimension { NSLayoutDimension(self, .width) }
+    /// Stands in for `UIView.heightAnchor`.
+    public var heightAnchor: NSLayoutDimension { NSLayoutDimension(self, .height) }
 
     /// Applies `animations` at once and calls `completion` once the animation would have ended: nothing is on
     /// screen to animate.

@@ -1,0 +1,107 @@
+import Foundation
+import OpenExtensionUI
+import OpenImageIO
+import Testing
+
+/// The views extensions build in code: a hierarchy, constraints activated as UIKit activates them (held by the
+/// closest common ancestor), labels, image views and fonts, all headless.
+@Suite("Views built in code")
+@MainActor
+struct ViewsTests {
+    @Test("subviews in order, moved between superviews, brought forward and sent back; tags, descendants, bounds and centre")
+    func hierarchy() {
+        let root = UIView(frame: CGRect(x: 0, y: 0, width: 390, height: 844))
+        let card = UIView(frame: CGRect(x: 10, y: 20, width: 100, height: 40))
+        let title = UILabel(), icon = UIImageView(image: nil)
+        title.tag = 7
+        root.addSubview(card)
+        card.addSubview(title)
+        card.insertSubview(icon, at: 0)
+        #expect(card.subviews == [icon, title] && icon.superview === card && card.superview === root)
+        card.bringSubviewToFront(icon)
+        #expect(card.subviews == [title, icon])
+        card.sendSubviewToBack(icon)
+        #expect(card.subviews == [icon, title])
+        #expect(root.viewWithTag(7) === title && root.viewWithTag(8) == nil)
+        #expect(title.isDescendant(of: root) && !root.isDescendant(of: title))
+        root.addSubview(title)
+        #expect(card.subviews == [icon] && root.subviews == [card, title] && title.superview === root)
+        #expect(card.bounds == CGRect(x: 0, y: 0, width: 100, height: 40) && card.center == CGPoint(x: 60, y: 40))
+        card.center = CGPoint(x: 200, y: 100)
+        #expect(card.frame.origin == CGPoint(x: 150, y: 80))
+        title.removeFromSuperview()
+        #expect(title.superview == nil && root.subviews == [card])
+    }
+
+    @Test("anchors make constraints with their attributes, relation, multiplier and constant; activated, each is held by the items' closest common ancestor")
+    func constraints() throws {
+        let root = UIView(), card = UIView(), title = UILabel(), icon = UIImageView(image: nil)
+        root.addSubview(card)
+        card.addSubview(title)
+        card.addSubview(icon)
+        title.translatesAutoresizingMaskIntoConstraints = false
+        let leading = title.leadingAnchor.constraint(equalTo: icon.trailingAnchor, constant: 8)
+        let top = title.topAnchor.constraint(greaterThanOrEqualTo: root.safeAreaLayoutGuide.topAnchor)
+        let width = icon.widthAnchor.constraint(equalToConstant: 44)
+        let half = card.heightAnchor.constraint(equalTo: root.heightAnchor, multiplier: 0.5)
+        #expect(leading.firstItem === title && leading.firstAttribute == .leading && leading.secondItem === icon && leading.secondAttribute == .trailing)
+        #expect(leading.relation == .equal && leading.constant == 8 && leading.multiplier == 1 && !leading.isActive)
+        #expect(top.relation == .greaterThanOrEqual && top.secondItem === root.safeAreaLayoutGuide)
+        #expect(width.secondItem == nil && width.secondAttribute == .notAnAttribute && width.constant == 44)
+        #expect(half.multiplier == 0.5)
+        NSLayoutConstraint.activate([leading, top, width, half])
+        #expect(card.constraints == [leading] && root.constraints == [top, half] && icon.constraints == [width])
+        #expect([leading, top, width, half].allSatisfy { $0.isActive })
+        width.priority = .defaultHigh + 1
+        #expect(width.priority.rawValue == 751 && UILayoutPriority.required > .defaultHigh)
+        // Taken from the hierarchy, a view takes the constraints naming it from its former ancestors.
+        icon.removeFromSuperview()
+        #expect(card.constraints.isEmpty && !leading.isActive)
+        #expect(icon.constraints == [width], "a constraint of the view's own stays with it")
+        NSLayoutConstraint.deactivate([top])
+        #expect(root.constraints == [half])
+        let old = NSLayoutConstraint(item: title, attribute: .width, relatedBy: .lessThanOrEqual, toItem: nil, attribute: .notAnAttribute,
+                                     multiplier: 1, constant: 200)
+        title.addConstraint(old)
+        #expect(title.constraints == [old] && old.isActive)
+        title.removeConstraint(old)
+        #expect(title.constraints.isEmpty)
+    }
+
+    @Test("a child pinned to its parent's four edges, as code-built and SwiftUI-hosting share sheets pin theirs: held by the parent")
+    func pinnedToEdges() {
+        let controller = UIViewController()
+        let child = UIView()
+        controller.view.addSubview(child)
+        child.translatesAutoresizingMaskIntoConstraints = false
+        let edges = [child.topAnchor.constraint(equalTo: controller.view.topAnchor), child.bottomAnchor.constraint(equalTo: controller.view.bottomAnchor),
+                     child.leadingAnchor.constraint(equalTo: controller.view.leadingAnchor),
+                     child.trailingAnchor.constraint(equalTo: controller.view.trailingAnchor)]
+        NSLayoutConstraint.activate(edges)
+        #expect(controller.view.constraints == edges)
+        controller.view.layoutIfNeeded()
+    }
+
+    @Test("a label's text and attributed text are one, with UIKit's defaults; an image view is its image's size; fonts by size, weight and text style")
+    func labelsImagesFonts() throws {
+        let label = UILabel()
+        #expect(label.font.pointSize == 17 && label.numberOfLines == 1 && label.textAlignment == .natural && label.lineBreakMode == .byTruncatingTail)
+        label.text = "Saved to Reading List"
+        #expect(label.attributedText?.string == "Saved to Reading List")
+        label.attributedText = NSAttributedString(string: "3 items")
+        #expect(label.text == "3 items")
+        label.text = nil
+        #expect(label.attributedText == nil)
+        let image = try #require(UIImage(data: try Data(contentsOf: ViewsTests.sunset)))
+        let view = UIImageView(image: image)
+        #expect(view.frame.size == image.size && view.image === image)
+        view.contentMode = .scaleAspectFill
+        #expect(view.contentMode.rawValue == 2)
+        #expect(UIFont.preferredFont(forTextStyle: .headline).pointSize == 17 && UIFont.preferredFont(forTextStyle: .caption2).pointSize == 11)
+        #expect(UIFont.boldSystemFont(ofSize: 20).withSize(12).pointSize == 12)
+        #expect(UIFont(name: "Menlo", size: 13)?.fontName == "Menlo" && UIFont(name: "", size: 13) == nil)
+    }
+
+    static let sunset = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Examples/files/sunset.jpg")
+}
