@@ -102,6 +102,58 @@ struct ViewsTests {
         #expect(UIFont(name: "Menlo", size: 13)?.fontName == "Menlo" && UIFont(name: "", size: 13) == nil)
     }
 
+    @Test("a button's titles per state, and its actions run in order for the events they were added for; a primary action's title is the button's")
+    func buttonsAndActions() {
+        var ran: [String] = []
+        let button = UIButton(type: .system)
+        button.setTitle("Save", for: .normal)
+        button.setTitle("Saved", for: .selected)
+        #expect(button.currentTitle == "Save" && button.titleLabel?.text == "Save" && button.title(for: .highlighted) == "Save")
+        button.isSelected = true
+        #expect(button.currentTitle == "Saved" && button.state == .selected)
+        let save = UIAction(title: "Save") { action in ran.append("save from \((action.sender as? UIButton)?.currentTitle ?? "nobody")") }
+        button.addAction(save, for: .touchUpInside)
+        button.addAction(UIAction { _ in ran.append("changed") }, for: .valueChanged)
+        button.sendActions(for: .touchUpInside)
+        button.sendActions(for: [.valueChanged, .touchUpInside])
+        #expect(ran == ["save from Saved", "save from Saved", "changed"])
+        button.removeAction(save, for: .touchUpInside)
+        ran = []
+        button.sendActions(for: .touchUpInside)
+        #expect(ran.isEmpty && save.sender == nil)
+        let post = UIButton(primaryAction: UIAction(title: "Post") { _ in ran.append("post") })
+        #expect(post.currentTitle == "Post" && post.buttonType == .system)
+        post.sendActions(for: .primaryActionTriggered)
+        #expect(ran == ["post"])
+    }
+
+    @Test("a stack arranges its views as subviews, in order; one removed from the stack stays a subview, one taken from the stack leaves both; a spinner hides when stopped")
+    func stacksAndSpinners() {
+        let title = UILabel(), detail = UILabel(), icon = UIImageView(image: nil)
+        let stack = UIStackView(arrangedSubviews: [title, detail])
+        stack.axis = .vertical
+        stack.spacing = 8
+        stack.insertArrangedSubview(icon, at: 0)
+        #expect(stack.arrangedSubviews == [icon, title, detail] && stack.subviews == [title, detail, icon])
+        stack.removeArrangedSubview(detail)
+        #expect(stack.arrangedSubviews == [icon, title] && detail.superview === stack)
+        title.removeFromSuperview()
+        #expect(stack.arrangedSubviews == [icon] && !stack.subviews.contains(title))
+        stack.setCustomSpacing(20, after: icon)
+        #expect(stack.customSpacing(after: icon) == 20 && stack.customSpacing(after: detail) == UIStackView.spacingUseDefault)
+        let spinner = UIActivityIndicatorView(style: .large)
+        #expect(spinner.isHidden && !spinner.isAnimating)
+        spinner.startAnimating()
+        #expect(!spinner.isHidden && spinner.isAnimating)
+        spinner.stopAnimating()
+        #expect(spinner.isHidden)
+        spinner.hidesWhenStopped = false
+        spinner.isHidden = false
+        spinner.startAnimating()
+        spinner.stopAnimating()
+        #expect(!spinner.isHidden)
+    }
+
     static let sunset = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Examples/files/sunset.jpg")
 }
