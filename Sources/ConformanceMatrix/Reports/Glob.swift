@@ -48,11 +48,19 @@ struct Glob: Sendable {
 
     /// Whether the whole of `text` matches.
     func matches(_ text: String) -> Bool {
+        match(text).matches
+    }
+
+    /// Whether the whole of `text` matches, and the work it took: the pattern positions visited, one per state a
+    /// character of the text was tried against — at most (pattern + 1) × text, whatever the stars.
+    func match(_ text: String) -> (matches: Bool, work: Int) {
         let characters = Array(text)
         // The pattern positions reachable after each character of the text, a set at a time.
         var states = closure([0])
+        var work = 0
         for character in characters {
             var next = Set<Int>()
+            work += states.count
             for state in states where state < tokens.count {
                 switch tokens[state] {
                 case .anyRun: next.insert(state)
@@ -62,9 +70,9 @@ struct Glob: Sendable {
                 }
             }
             states = closure(next)
-            if states.isEmpty { return false }
+            if states.isEmpty { return (false, work) }
         }
-        return states.contains(tokens.count)
+        return (states.contains(tokens.count), work)
     }
 
     /// The states with every `*` that can match nothing stepped over.
