@@ -282,7 +282,7 @@ struct HostileTests {
     }
 
     @Test("a host that never answers: the policy's timeout, then the next representation, and nothing left behind",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(5)))
     func silentHost() async throws {
         let scratch = Scratch()
         let provider = NSItemProvider()
@@ -343,7 +343,7 @@ struct IntakeLifecycleTests {
     }
 
     @Test("cancelling ends a share without waiting for its host: what was delivered stays whole, nothing else is left, the request ends cancelled",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(5)))
     func cancellation() async throws {
         let scratch = Scratch()
         let fast = fileProvider(scratch.file("a.jpg", jpegBytes), type: .jpeg)
