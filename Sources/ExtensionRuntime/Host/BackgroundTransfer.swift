@@ -46,6 +46,8 @@ final class TransferCarrier: Sendable {
         var processEndedAt: ContinuousClock.Instant?
     }
     private let state = Locked(State())
+    /// Whether the extension's program has ended, as the kernel says it now (the supervisor may see it later).
+    private let programEnded = Locked<(@Sendable () -> Bool)?>(nil)
     private let running = DispatchGroup()
 
     /// How long the host waits for transfers still running once the process has ended.
@@ -74,7 +76,7 @@ final class TransferCarrier: Sendable {
             return state.transfers.count - 1
         }
         guard let index else { throw ProtocolViolation("more than \(Self.transferRecords) background transfers") }
-        let (uploader, state, ended, running, bodies) = (uploader, state, ended, running, bodies)
+        let (uploader, state, ended, running, bodies, programEnded) = (uploader, state, ended, running, bodies, programEnded)
         running.enter()
         let task = Task.detached {
             var status: Int?
@@ -101,7 +103,9 @@ final class TransferCarrier: Sendable {
             } else {
                 failure = RemoteError(domain: NSURLErrorDomain, code: Int64(NSURLErrorNotConnectedToInternet), message: "this host carries no background transfers")
             }
+            let programGone = programEnded.withLock { $0 }?() ?? false
             state.withLock { state in
+                if programGone { state.processEndedAt = state.processEndedAt ?? ContinuousClock.now }
                 state.transfers[index].status = status
                 state.transfers[index].error = failure?.description
                 state.endedAt[index] = ContinuousClock.now
@@ -111,6 +115,12 @@ final class TransferCarrier: Sendable {
             running.leave()
         }
         state.withLock { $0.tasks.append(task) }
+    }
+
+    /// Asks `ended` when a transfer ends whether the program has already ended: a transfer that ends after the
+    /// process is reported so, however late the supervisor's thread sees the process go.
+    func watch(programEnded ended: @escaping @Sendable () -> Bool) {
+        programEnded.withLock { $0 = ended }
     }
 
     /// The transfers that ended since the last time, to tell the process.

@@ -229,6 +229,8 @@ final class Supervisor {
             gatekeeper = tree.gated ? diskGate.flatMap { try? DiskGatekeeper($0, meter: meter, limit: budget) } : nil
             // Every connect waits for an answer from here on: the watch is answered, or the extension not run.
             connectionWatcher = try tree.connections.map { watch throws(SystemError) in try ConnectionWatcher(watch) }
+            let started = tree
+            transfers.watch { started.programHasEnded }
         } catch {
             // Nothing is left of a run that did not start.
             memoryCgroup?.remove()
