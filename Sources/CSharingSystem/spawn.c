@@ -683,29 +683,6 @@ int csharing_disk_gate_create(void) { errno = ENOSYS; return -1; }
 int csharing_disk_gate_read(int gate, struct csharing_gate_event *events, int capacity) { (void)gate; (void)events; (void)capacity; errno = ENOSYS; return -1; }
 int csharing_disk_gate_answer(int gate, int file, int allow) { (void)gate; (void)file; (void)allow; errno = ENOSYS; return -1; }
 int csharing_landlock_abi(void) { return 0; }
-/// The thread group (the process) thread `thread` belongs to, from /proc/THREAD/status; `thread` itself when
-/// that cannot be read.
-static pid_t thread_group_of(pid_t thread) {
-    char path[64];
-    int length = append(path, 0, "/proc/");
-    length = append_number(path, length, thread);
-    length = append(path, length, "/status");
-    path[length] = 0;
-    int file = open(path, O_RDONLY | O_CLOEXEC);
-    if (file < 0) return thread;
-    char text[4096];
-    ssize_t size = read(file, text, sizeof text - 1);
-    close(file);
-    if (size <= 0) return thread;
-    text[size] = 0;
-    const char *line = strstr(text, "\nTgid:");
-    if (!line) return thread;
-    line += 6;
-    while (*line == ' ' || *line == '\t') line++;
-    pid_t group = (pid_t)read_number(&line);
-    return group > 0 ? group : thread;
-}
-
 int csharing_connection_receive(int listener, struct csharing_connection *connection) { (void)listener; (void)connection; errno = ENOSYS; return -1; }
 int csharing_connection_continue(int listener, unsigned long long id) { (void)listener; (void)id; errno = ENOSYS; return -1; }
 int csharing_spawn(const struct csharing_spawn_spec *spec, struct csharing_spawned *spawned) {
