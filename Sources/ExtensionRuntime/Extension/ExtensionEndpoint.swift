@@ -22,6 +22,13 @@ final class ExtensionEndpoint: Sendable {
         /// Background transfers the host carries, awaiting its word of their end while this process lives.
         var transfers: [UInt32: @Sendable (Int32, RemoteError?) -> Void] = [:]
         var closed = false
+
+        /// A new identifier for a call that waits for the host's answer; `nil` once the host has gone.
+        mutating func newIdentifier() -> UInt32? {
+            guard !closed else { return nil }
+            defer { nextIdentifier &+= 1 }
+            return nextIdentifier
+        }
     }
 
     /// A load in flight: its one reply, and its progress, which follows the host's.
@@ -193,10 +200,8 @@ final class ExtensionEndpoint: Sendable {
             settledHandler.withLock { $0 }?()
         }
         let id: UInt32? = pending.withLock { state in
-            guard !state.closed else { return nil }
-            let id = state.nextIdentifier
-            state.nextIdentifier &+= 1
-            state.loads[id] = Load(reply: box, progress: progress)
+            let id = state.newIdentifier()
+            if let id { state.loads[id] = Load(reply: box, progress: progress) }
             return id
         }
         // Answers never come on the caller's thread: a provider's loads start on it.
@@ -226,10 +231,8 @@ final class ExtensionEndpoint: Sendable {
     /// status or the error if the host says so while this process lives. Whether the host has it.
     func handOff(_ transfer: WireTransfer, body: OpenFile, ended: @escaping @Sendable (Int32, RemoteError?) -> Void) -> Bool {
         let id: UInt32? = pending.withLock { state in
-            guard !state.closed else { return nil }
-            let id = state.nextIdentifier
-            state.nextIdentifier &+= 1
-            state.transfers[id] = ended
+            let id = state.newIdentifier()
+            if let id { state.transfers[id] = ended }
             return id
         }
         guard let id else { return false }
@@ -244,10 +247,8 @@ final class ExtensionEndpoint: Sendable {
     func open(_ url: URL, _ reply: @escaping @Sendable (Bool) -> Void) {
         let box = ReplyBox<Bool>(reply)
         let id: UInt32? = pending.withLock { state in
-            guard !state.closed else { return nil }
-            let id = state.nextIdentifier
-            state.nextIdentifier &+= 1
-            state.openings[id] = box
+            let id = state.newIdentifier()
+            if let id { state.openings[id] = box }
             return id
         }
         guard let id, (try? channel.send(RuntimeMessage.openURL(id: id, url: url.absoluteString).encoded().bytes)) != nil else {
@@ -352,10 +353,8 @@ final class ExtensionEndpoint: Sendable {
     func center(_ call: WireCenterCall, reply: (@Sendable (WireCenterAnswer?) -> Void)? = nil) {
         let box = reply.map { ReplyBox<WireCenterAnswer?>($0) }
         let id: UInt32? = pending.withLock { state in
-            guard !state.closed else { return nil }
-            let id = state.nextIdentifier
-            state.nextIdentifier &+= 1
-            if let box { state.centerCalls[id] = box }
+            let id = state.newIdentifier()
+            if let id, let box { state.centerCalls[id] = box }
             return id
         }
         guard let id, (try? channel.send(RuntimeMessage.center(id: id, call: call).encoded().bytes)) != nil else {
