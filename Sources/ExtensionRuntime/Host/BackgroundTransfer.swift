@@ -84,9 +84,11 @@ final class TransferCarrier: Sendable {
             if let uploader {
                 do {
                     let copy = try await BlockingThreads.run { () throws(SystemError) -> URL in
-                        let directory = try bodies.withLock { directory throws(SystemError) in
-                            if directory == nil { directory = try TemporaryDirectory(prefix: "OpenSharing-transfers-") }
-                            return directory!.url
+                        let directory = try bodies.withLock { directory throws(SystemError) -> URL in
+                            if let directory { return directory.url }
+                            let made = try TemporaryDirectory(prefix: "OpenSharing-transfers-")
+                            directory = made
+                            return made.url
                         }
                         let copy = directory.appending(component: "\(index)")
                         try FileCopier.copy(from: body, to: copy)
@@ -140,7 +142,7 @@ final class TransferCarrier: Sendable {
     /// Waits up to `patience` for the transfers still running, cancels what is left, and gives each as it ended.
     func finish() async -> [BackgroundTransfer] {
         let running = running
-        let whole = await BlockingThreads.run { running.wait(timeout: .now() + .nanoseconds(Int(Self.patience.components.seconds) * 1_000_000_000)) == .success }
+        let whole = await BlockingThreads.run { running.wait(timeout: .now() + .seconds(Int(Self.patience.components.seconds))) == .success }
         if !whole {
             state.withLock { $0.tasks }.forEach { $0.cancel() }
             _ = await BlockingThreads.run { running.wait(timeout: .now() + 5) }
