@@ -11,7 +11,8 @@ import FoundationNetworking
 // group as its shared container uploads a file written there, and the request completes at once, the system
 // carrying the upload on. With neither it is the pattern issue 38 measured: the request completes first and the
 // upload starts in the completion handler, which a device suspends soon after (3 of 5 such uploads reached the
-// server).
+// server); the handler waits for the answer, so that the upload is always under way when the host judges it (one
+// that returned at once could end the process before URLSession connected, and be found to have kept nothing).
 class ReadLaterViewController: SLComposeServiceViewController {
     static let appGroup = "group.org.opensharing.compatibility"
 
@@ -54,7 +55,9 @@ class ReadLaterViewController: SLComposeServiceViewController {
                 return
             }
             request.httpBody = Data(page.absoluteString.utf8)
+            let answered = DispatchSemaphore(value: 0)
             let task = URLSession.shared.dataTask(with: request) { _, _, error in
+                answered.signal()
                 guard waits else { return }
                 if let error {
                     self?.extensionContext?.cancelRequest(withError: error)
@@ -65,7 +68,10 @@ class ReadLaterViewController: SLComposeServiceViewController {
             if waits {
                 task.resume()
             } else {
-                self?.extensionContext?.completeRequest(returningItems: []) { _ in task.resume() }
+                self?.extensionContext?.completeRequest(returningItems: []) { _ in
+                    task.resume()
+                    answered.wait()
+                }
             }
         }
     }

@@ -14,10 +14,7 @@ struct ReadLaterShareTests {
     func waits() throws {
         let service = try Service()
         defer { service.stop() }
-        let result = try SharingCommand.run("ReadLaterShare", ["--host", "safari", "--url", "https://www.swift.org/"],
-                                            group: "group.org.opensharing.compatibility") { container in
-            try Data("http://127.0.0.1:\(service.port)/add\nwait\n".utf8).write(to: container.appendingPathComponent("service.txt"))
-        }
+        let result = try Self.share(sending: "wait", to: service)
         #expect(result.status == 0 && result.report["status"] as? String == "completed", "\(result.report)")
         #expect(result.report["connections"] as? [String] == ["127.0.0.1:\(service.port)"])
         #expect(result.findings.allSatisfy { $0["severity"] != "fail" }, "\(result.findings)")
@@ -28,10 +25,7 @@ struct ReadLaterShareTests {
     func uploadsAfterCompleting() throws {
         let service = try Service()
         defer { service.stop() }
-        let result = try SharingCommand.run("ReadLaterShare", ["--host", "safari", "--url", "https://www.swift.org/"],
-                                            group: "group.org.opensharing.compatibility") { container in
-            try Data("http://127.0.0.1:\(service.port)/add\n".utf8).write(to: container.appendingPathComponent("service.txt"))
-        }
+        let result = try Self.share(sending: nil, to: service)
         #expect(result.status == 1 && result.report["status"] as? String == "completed", "\(result.report)")
         let lost = result.findings.first { $0["code"] == "work-lost-at-exit" }
         #expect(lost?["severity"] == "fail", "\(result.findings)")
@@ -44,10 +38,7 @@ struct ReadLaterShareTests {
     func background() throws {
         let service = try Service(answeringOnceGone: "ReadLaterShare.appex/ReadLaterShare")
         defer { service.stop() }
-        let result = try SharingCommand.run("ReadLaterShare", ["--host", "safari", "--url", "https://www.swift.org/"],
-                                            group: "group.org.opensharing.compatibility") { container in
-            try Data("http://127.0.0.1:\(service.port)/add\nbackground\n".utf8).write(to: container.appendingPathComponent("service.txt"))
-        }
+        let result = try Self.share(sending: "background", to: service)
         #expect(result.status == 0 && result.report["status"] as? String == "completed", "\(result.report)")
         #expect(result.findings.allSatisfy { $0["severity"] != "fail" }, "\(result.findings)")
         #expect(result.report["connections"] as? [String] == [])
@@ -60,6 +51,18 @@ struct ReadLaterShareTests {
         #expect(transfers.first?["bytes"] as? Int == "https://www.swift.org/".utf8.count)
         #expect(((transfers.first?["endedAfterExtension"] as? Double) ?? -1) >= 0, "the service answered only once the process was gone: \(transfers)")
         #expect(service.bodies == ["https://www.swift.org/"])
+    }
+}
+
+extension ReadLaterShareTests {
+    /// `sharing run` of a page from Safari, the app group's `service.txt` naming `service`'s endpoint and how to send
+    /// (`wait`, `background`, or `nil`: complete, then upload).
+    static func share(sending mode: String?, to service: Service) throws -> SharingCommand.Result {
+        try SharingCommand.run("ReadLaterShare", ["--host", "safari", "--url", "https://www.swift.org/"], group: "group.org.opensharing.compatibility") {
+            container in
+            let settings = "http://127.0.0.1:\(service.port)/add\n" + (mode.map { $0 + "\n" } ?? "")
+            try Data(settings.utf8).write(to: container.appendingPathComponent("service.txt"))
+        }
     }
 }
 
