@@ -8,9 +8,12 @@ import PackageSupport
 /// An OpenSharing addition: on a device, a person taps.
 public enum ExtensionUser: String, Sendable, CaseIterable, Codable {
     /// Taps Post once the content is valid (after the sheet's presentation animation), and an alert's
-    /// preferred action (else its first default one).
+    /// preferred action (else its first default one). At a sheet the extension built itself, picks the first row
+    /// of each table on screen that has rows and none selected, then taps the first enabled control titled as
+    /// a post button (`ExtensionPresenter.postTitles`), or a Done, Save or Add bar button item.
     case post
-    /// Taps Cancel, and an alert's cancel action (else its last).
+    /// Taps Cancel, and an alert's cancel action (else its last); at a sheet the extension built itself, the first
+    /// enabled control titled Cancel or Close, or a Cancel or Close bar button item.
     case cancel
     /// Touches nothing: the sheet and any alert stay up until the request's time runs out.
     case none
@@ -60,8 +63,16 @@ public struct PresentedAlert: Sendable, Equatable {
 public enum ExtensionPresenter {
     /// Told of each alert once the user has done what they do with it (or at once, when they do nothing).
     public static var alertObserver: (@MainActor (PresentedAlert) -> Void)?
-    /// Told of each button of the system's compose sheet the user taps (`Post`, `Cancel`), as they tap it.
+    /// Told of each button the user taps, as they tap it: the system compose sheet's `Post` and `Cancel`; on a
+    /// sheet the extension built, `button "TITLE"`, `bar item "TITLE"` or `bar item done` (a system item), and
+    /// `row SECTION.ROW` for a table's row.
     public static var tapObserver: (@MainActor (String) -> Void)?
+
+    /// The titles of a post button on a sheet an extension builds itself, compared without regard to case: the
+    /// words share sheets' own buttons use.
+    public static let postTitles: Set<String> = ["post", "share", "send", "save", "done", "add"]
+    /// The titles of a cancel button, likewise.
+    public static let cancelTitles: Set<String> = ["cancel", "close"]
 
     /// Presents `controller` for the request `context` describes, used by `user`. The URLs it asks the
     /// application to open go to `context`'s `open(_:completionHandler:)`.
@@ -73,16 +84,67 @@ public enum ExtensionPresenter {
         controller.willMove(toParent: container)
         _ = controller.view
         controller.didMove(toParent: container)
-        controller.prepareToAppear()
-        controller.viewWillAppear(false)
-        controller.viewDidAppear(false)
+        controller.appear(animated: false)
+        // The person acts once the sheet has settled, a moment later, unless the extension has ended the request by then.
         if let sheet = controller as? SLComposeServiceViewController {
             sheet.presentationAnimationDidFinish()
-            // The person acts once the sheet has settled, a moment later, unless the extension has ended the request by then.
             react(to: context) {
                 if context.outcome == nil { sheet.userArrives(user) }
             }
+        } else if user != .none {
+            react(to: context) {
+                if context.outcome == nil { arrive(at: controller, as: user, context: context) }
+            }
         }
+    }
+
+    /// The person at a sheet the extension built: they choose a row of each table that asks for a choice, once
+    /// (then look again once that has settled), and tap the button they came for. A sheet with no such button
+    /// keeps them waiting, as a person would, until the request's time runs out.
+    private static func arrive(at principal: UIViewController, as user: ExtensionUser, context: NSExtensionContext,
+                               choosing: Bool = true) {
+        var shown = principal
+        while let presented = shown.presentedViewController, !(presented is UIAlertController) { shown = presented }
+        let visible = (shown as? UINavigationController)?.topViewController ?? shown
+        if user == .post && choosing {
+            let unchosen = tables(in: visible.view).filter { $0.allowsSelection && $0.indexPathForSelectedRow == nil }
+                .compactMap { table in table.indexPathsForVisibleRows?.first.map { (table, $0) } }
+            if !unchosen.isEmpty {
+                for (table, row) in unchosen {
+                    tapObserver?("row \(row.section).\(row.row)")
+                    table.tapRow(at: row)
+                }
+                return react(to: context) {
+                    if context.outcome == nil { arrive(at: principal, as: user, context: context, choosing: false) }
+                }
+            }
+        }
+        let titles = user == .post ? postTitles : cancelTitles
+        let systemItems: Set<UIBarButtonItem.SystemItem> = user == .post ? [.done, .save, .add] : [.cancel, .close]
+        let items = (visible.navigationItem.rightBarButtonItems ?? []) + (visible.navigationItem.leftBarButtonItems ?? [])
+        if let item = items.first(where: { item in
+            item.isEnabled && (item.systemItem.map(systemItems.contains) ?? item.title.map { titles.contains($0.lowercased()) } ?? false)
+        }) {
+            tapObserver?(item.systemItem.map { "bar item \($0)" } ?? "bar item \"\(item.title ?? "")\"")
+            return item.tap()
+        }
+        if let button = buttons(in: visible.view).first(where: { $0.isEnabled && $0.currentTitle.map { titles.contains($0.lowercased()) } ?? false }) {
+            tapObserver?("button \"\(button.currentTitle ?? "")\"")
+            button.sendActions(for: .touchDown)
+            button.sendActions(for: [.touchUpInside, .primaryActionTriggered])
+        }
+    }
+
+    /// The tables on screen beneath `view`, depth first.
+    private static func tables(in view: UIView) -> [UITableView] {
+        guard !view.isHidden, view.alpha > 0 else { return [] }
+        return (view as? UITableView).map { [$0] } ?? view.subviews.flatMap(tables)
+    }
+
+    /// The buttons on screen beneath `view`, depth first.
+    private static func buttons(in view: UIView) -> [UIButton] {
+        guard !view.isHidden, view.alpha > 0, view.isUserInteractionEnabled else { return [] }
+        return (view as? UIButton).map { [$0] } ?? view.subviews.flatMap(buttons)
     }
 
     /// Does `action` as the person would: once the request is quiescent, the reaction time later, and once

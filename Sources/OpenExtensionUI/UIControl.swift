@@ -4,29 +4,79 @@ public import OpenImageIO
 /// What a control's action is called with. Stands in for UIKit's `UIActionHandler`.
 public typealias UIActionHandler = @MainActor (UIAction) -> Void
 
+/// An item of a menu: its title and image. Stands in for UIKit's `UIMenuElement`.
+@preconcurrency @MainActor
+open class UIMenuElement: NSObject {
+    /// Stands in for `UIMenuElement.title`.
+    open var title: String
+    /// Stands in for `UIMenuElement.image`.
+    open var image: UIImage?
+
+    init(title: String, image: UIImage?) {
+        self.title = title
+        self.image = image
+        super.init()
+    }
+}
+
+/// A menu of actions and menus, kept; nothing shows it here. Stands in for UIKit's `UIMenu`.
+@preconcurrency @MainActor
+open class UIMenu: UIMenuElement {
+    /// Stands in for `UIMenu.Identifier`.
+    public struct Identifier: RawRepresentable, Hashable, Sendable {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public init(_ rawValue: String) { self.rawValue = rawValue }
+    }
+
+    /// Stands in for `UIMenu.Options`, with UIKit's bits.
+    public struct Options: OptionSet, Sendable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        public static let displayInline = Options(rawValue: 1 << 0)
+        public static let destructive = Options(rawValue: 1 << 1)
+        public static let singleSelection = Options(rawValue: 1 << 5)
+    }
+
+    /// Stands in for `UIMenu.identifier`.
+    public let identifier: Identifier
+    /// Stands in for `UIMenu.options`.
+    public let options: Options
+    /// Stands in for `UIMenu.children`.
+    public let children: [UIMenuElement]
+
+    private init(title: String, image: UIImage?, identifier: Identifier, options: Options, children: [UIMenuElement]) {
+        self.identifier = identifier
+        self.options = options
+        self.children = children
+        super.init(title: title, image: image)
+    }
+
+    /// Stands in for `UIMenu.init(title:image:identifier:options:children:)`.
+    public convenience init(title: String = "", image: UIImage? = nil, identifier: UIMenu.Identifier? = nil,
+                            options: UIMenu.Options = [], children: [UIMenuElement] = []) {
+        self.init(title: title, image: image, identifier: identifier ?? Identifier(UUID().uuidString), options: options,
+                  children: children)
+    }
+}
+
 /// An action with its title, image and handler. Stands in for UIKit's `UIAction`.
 @preconcurrency @MainActor
-open class UIAction: NSObject {
-    /// Stands in for `UIAction.title`.
-    open var title: String
-    /// Stands in for `UIAction.image`.
-    open var image: UIImage?
-    /// The control that sent the action, while its handler runs. Stands in for `UIAction.sender`.
+open class UIAction: UIMenuElement {
+    /// The control or bar button item that sent the action, while its handler runs. Stands in for `UIAction.sender`.
     open private(set) var sender: Any?
     let handler: UIActionHandler
 
     /// Stands in for `UIAction.init(title:image:identifier:discoverabilityTitle:attributes:state:handler:)`, with
     /// the title, image and handler.
     public init(title: String = "", image: UIImage? = nil, handler: @escaping UIActionHandler) {
-        self.title = title
-        self.image = image
         self.handler = handler
-        super.init()
+        super.init(title: title, image: image)
     }
 
-    func perform(from control: UIControl) {
-        sender = control
-        defer { sender = nil }
+    func perform(from sender: Any) {
+        self.sender = sender
+        defer { self.sender = nil }
         handler(self)
     }
 }

@@ -76,6 +76,16 @@ open class UIView: UIResponder {
     /// Stands in for `UIView.tintColor`.
     open var tintColor: UIColor! = .systemBlue
 
+    /// Whether this view is the root of a hierarchy the system shows (`ExtensionPresenter`).
+    var isShownRoot = false
+
+    /// Whether the view is in a hierarchy the system shows: what being in a window is on iOS.
+    var isOnScreen: Bool {
+        var root = self
+        while let holder = root.superview { root = holder }
+        return root.isShownRoot
+    }
+
     /// The views this one holds, back to front. Stands in for `UIView.subviews`.
     open private(set) var subviews: [UIView] = []
     /// The view that holds this one. Stands in for `UIView.superview`.
@@ -186,10 +196,11 @@ open class UIView: UIResponder {
     /// Nothing is laid out here: frames are what code sets them to, and constraints are kept, not solved. Stands
     /// in for `UIView.setNeedsLayout()`.
     open func setNeedsLayout() {}
-    /// Calls `layoutSubviews()`, as UIKit does when a layout is pending; frames stay as set. Stands in for
-    /// `UIView.layoutIfNeeded()`.
+    /// Calls `layoutSubviews()` on this view and then on each beneath it, as UIKit does when a layout is pending;
+    /// frames stay as set. Stands in for `UIView.layoutIfNeeded()`.
     open func layoutIfNeeded() {
         layoutSubviews()
+        for subview in subviews { subview.layoutIfNeeded() }
     }
     /// Stands in for `UIView.layoutSubviews()`.
     open func layoutSubviews() {}

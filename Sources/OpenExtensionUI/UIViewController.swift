@@ -8,16 +8,29 @@ public import OpenItemProvider
 /// Stands in for UIKit's `UIViewController`, main-actor isolated as Apple's is.
 @preconcurrency @MainActor
 open class UIViewController: UIResponder {
-    /// The application at the end of the responder chain, once the controller is presented.
-    var application: UIApplication?
-    /// Who uses the extension this controller is part of (`ExtensionPresenter`).
-    var user = ExtensionUser.none
+    /// The application at the end of the responder chain, once the controller is presented: its own, or that of
+    /// the controller that holds or presented it.
+    var application: UIApplication? {
+        get { attachedApplication ?? parent?.application ?? presentingViewController?.application }
+        set { attachedApplication = newValue }
+    }
+    private var attachedApplication: UIApplication?
+    /// Who uses the extension this controller is part of (`ExtensionPresenter`), as for `application`.
+    var user: ExtensionUser {
+        get { attachedUser ?? parent?.user ?? presentingViewController?.user ?? .none }
+        set { attachedUser = newValue }
+    }
+    private var attachedUser: ExtensionUser?
     private var loadedView: UIView?
+    private var attachedContext: NSExtensionContext?
 
-    /// The context of the request the extension was started for, once the system presents it.
+    /// The context of the request the extension was started for, once the system presents it: the principal's,
+    /// and so that of every controller it holds or presents.
     ///
     /// Stands in for `UIViewController.extensionContext`.
-    open internal(set) var extensionContext: NSExtensionContext?
+    open var extensionContext: NSExtensionContext? {
+        attachedContext ?? parent?.extensionContext ?? presentingViewController?.extensionContext
+    }
 
     /// The view, loaded the first time it is asked for, as UIKit does.
     ///
@@ -26,6 +39,7 @@ open class UIViewController: UIResponder {
         get {
             if loadedView == nil {
                 loadView()
+                didLoadView()
                 viewDidLoad()
             }
             return loadedView
@@ -36,8 +50,62 @@ open class UIViewController: UIResponder {
     /// Whether the view has loaded. Stands in for `UIViewController.isViewLoaded`.
     open var isViewLoaded: Bool { loadedView != nil }
 
-    /// Stands in for `UIViewController.title`.
-    open var title: String?
+    /// Stands in for `UIViewController.title`; setting it sets the navigation item's.
+    open var title: String? {
+        didSet { storedNavigationItem?.title = title }
+    }
+
+    private var storedNavigationItem: UINavigationItem?
+    /// What a navigation bar shows for this controller, made the first time it is asked for with the controller's
+    /// title. Stands in for `UIViewController.navigationItem`.
+    open var navigationItem: UINavigationItem {
+        if let storedNavigationItem { return storedNavigationItem }
+        let item = UINavigationItem()
+        item.title = title
+        storedNavigationItem = item
+        return item
+    }
+
+    /// The controllers this one holds, in the order added. Stands in for `UIViewController.children`.
+    open internal(set) var children: [UIViewController] = []
+    /// The controller that holds this one. Stands in for `UIViewController.parent`.
+    open internal(set) weak var parent: UIViewController?
+
+    /// The closest navigation controller holding this one. Stands in for `UIViewController.navigationController`.
+    open var navigationController: UINavigationController? {
+        var holder = parent
+        while let candidate = holder {
+            if let navigation = candidate as? UINavigationController { return navigation }
+            holder = candidate.parent
+        }
+        return nil
+    }
+
+    /// Holds `childController`, taking it from its parent first, and tells it with `willMove(toParent:)`; the
+    /// caller adds its view and calls `didMove(toParent:)`, as with UIKit. Stands in for
+    /// `UIViewController.addChild(_:)`.
+    open func addChild(_ childController: UIViewController) {
+        guard childController !== self else { return }
+        if childController.parent != nil { childController.removeFromParent() }
+        childController.willMove(toParent: self)
+        children.append(childController)
+        childController.parent = self
+    }
+
+    /// Leaves the parent and tells this controller with `didMove(toParent: nil)`; the caller has called
+    /// `willMove(toParent: nil)` and removes the view, as with UIKit. Stands in for `UIViewController.removeFromParent()`.
+    open func removeFromParent() {
+        guard let parent else { return }
+        parent.children.removeAll { $0 === self }
+        self.parent = nil
+        didMove(toParent: nil)
+    }
+
+    /// Puts the children in the order of `order`, those in it first.
+    func reorderChildren(_ order: [UIViewController]) {
+        children = order.filter { controller in children.contains { $0 === controller } }
+            + children.filter { child in !order.contains { $0 === child } }
+    }
 
     /// The controller this one presented, if any. Stands in for `UIViewController.presentedViewController`.
     open private(set) var presentedViewController: UIViewController?
@@ -67,7 +135,7 @@ open class UIViewController: UIResponder {
     ///
     /// Stands in for `UIViewController.beginRequest(with:)` (UIKit's `NSExtensionRequestHandling`).
     open func beginRequest(with context: NSExtensionContext) {
-        extensionContext = context
+        attachedContext = context
     }
 
     /// Stands in for `UIViewController.loadView()`: makes a plain view.
@@ -82,6 +150,10 @@ open class UIViewController: UIResponder {
     open func viewWillDisappear(_ animated: Bool) {}
     /// Stands in for `UIViewController.viewDidDisappear(_:)`.
     open func viewDidDisappear(_ animated: Bool) {}
+    /// Stands in for `UIViewController.viewWillLayoutSubviews()`.
+    open func viewWillLayoutSubviews() {}
+    /// Stands in for `UIViewController.viewDidLayoutSubviews()`.
+    open func viewDidLayoutSubviews() {}
     /// Stands in for `UIViewController.willMove(toParent:)`.
     open func willMove(toParent parent: UIViewController?) {}
     /// Stands in for `UIViewController.didMove(toParent:)`.
@@ -94,12 +166,7 @@ open class UIViewController: UIResponder {
     open func present(_ viewControllerToPresent: UIViewController, animated flag: Bool, completion: (() -> Void)? = nil) {
         presentedViewController = viewControllerToPresent
         viewControllerToPresent.presentingViewController = self
-        viewControllerToPresent.application = application
-        viewControllerToPresent.user = user
-        viewControllerToPresent.extensionContext = extensionContext
-        _ = viewControllerToPresent.view
-        viewControllerToPresent.viewWillAppear(flag)
-        viewControllerToPresent.viewDidAppear(flag)
+        viewControllerToPresent.appear(animated: flag)
         completion?()
     }
 
@@ -114,6 +181,7 @@ open class UIViewController: UIResponder {
             return
         }
         presented.viewWillDisappear(flag)
+        presented.view.isShownRoot = false
         presented.viewDidDisappear(flag)
         presented.presentingViewController = nil
         presentedViewController = nil
@@ -122,6 +190,22 @@ open class UIViewController: UIResponder {
 
     /// What a UIKit class itself does between loading and appearing, whatever its subclass overrides.
     func prepareToAppear() {}
+
+    /// What a UIKit class itself does once its view is made, before `viewDidLoad()`, whatever its subclass overrides.
+    func didLoadView() {}
+
+    /// Shows this controller's view as the root of what the system shows: it loads, appears, is laid out (the
+    /// tables in it asking their data sources), and has appeared.
+    func appear(animated: Bool) {
+        let view = view!
+        prepareToAppear()
+        viewWillAppear(animated)
+        view.isShownRoot = true
+        viewWillLayoutSubviews()
+        view.layoutIfNeeded()
+        viewDidLayoutSubviews()
+        viewDidAppear(animated)
+    }
 }
 
 /// A view controller is an extension's request handler, as UIKit's is: the system begins the request on the
