@@ -50,7 +50,7 @@ COMPATIBILITY := Tests/Compatibility
 # Its extensions, each made into a bundle by the plugin, as a user makes theirs, and run as a process by its tests.
 COMPATIBILITY_EXTENSIONS := IntentComposerShare SchemeOpenerShare DeepLinkShare SearchOrOpenAction FirstLinkAction \
 	ComposeSheetOpener QuickLinkAction ContinuationAction FirstImageShare ImageDownloadService CallOnceService TmpHintService DiscardService \
-	ErrorImageService ChatAvatarService ReadLaterShare
+	ErrorImageService ChatAvatarService ReadLaterShare BoardPickerShare
 
 # The modules whose API is documented in DocC catalogues, built with every warning an error.
 DOCUMENTED := SharingShim ExtensionRuntime ConformanceMatrix

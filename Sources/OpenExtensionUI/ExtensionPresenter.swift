@@ -125,14 +125,23 @@ public enum ExtensionPresenter {
         if let item = items.first(where: { item in
             item.isEnabled && (item.systemItem.map(systemItems.contains) ?? item.title.map { titles.contains($0.lowercased()) } ?? false)
         }) {
-            tapObserver?(item.systemItem.map { "bar item \($0)" } ?? "bar item \"\(item.title ?? "")\"")
+            tapObserver?(item.systemItem.map { "bar item \($0)" } ?? "bar item \"\(shortened(item.title ?? ""))\"")
             return item.tap()
         }
         if let button = buttons(in: visible.view).first(where: { $0.isEnabled && $0.currentTitle.map { titles.contains($0.lowercased()) } ?? false }) {
-            tapObserver?("button \"\(button.currentTitle ?? "")\"")
+            tapObserver?("button \"\(shortened(button.currentTitle ?? ""))\"")
             button.sendActions(for: .touchDown)
             button.sendActions(for: [.touchUpInside, .primaryActionTriggered])
         }
+    }
+
+    /// A title as a report holds it: its first 256 bytes of UTF-8, whole characters.
+    private static func shortened(_ title: String) -> String {
+        var bytes = 0
+        return String(title.prefix { character in
+            bytes += character.utf8.count
+            return bytes <= 256
+        })
     }
 
     /// The tables on screen beneath `view`, depth first.

@@ -31,7 +31,7 @@ func product(_ name: String) -> Target.Dependency {
 let extensions = [
     "IntentComposerShare", "SchemeOpenerShare", "DeepLinkShare", "SearchOrOpenAction", "FirstLinkAction",
     "ComposeSheetOpener", "QuickLinkAction", "ContinuationAction", "FirstImageShare",
-    "ImageDownloadService", "CallOnceService", "TmpHintService", "DiscardService", "ErrorImageService", "ChatAvatarService", "ReadLaterShare",
+    "ImageDownloadService", "CallOnceService", "TmpHintService", "DiscardService", "ErrorImageService", "ChatAvatarService", "ReadLaterShare", "BoardPickerShare",
 ]
 
 let package = Package(

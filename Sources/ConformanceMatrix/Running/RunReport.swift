@@ -74,6 +74,8 @@ public struct RunReport: Codable, Sendable {
     public var posted: [String]
     /// The network connections the extension opened, in order, each `host:port`.
     public var connections: [String]
+    /// What the scripted user tapped, in order (`ExtensionRun.taps`).
+    public var taps: [String]
     /// The uploads its background sessions handed to the host, each as it ended.
     public var backgroundTransfers: [Transfer]
     public var peakFootprint: Int
@@ -107,6 +109,7 @@ public struct RunReport: Codable, Sendable {
         openedURLs = []
         posted = []
         connections = []
+        taps = []
         backgroundTransfers = []
         peakFootprint = 0
         sandbox = "not started"
@@ -154,6 +157,7 @@ public struct RunReport: Codable, Sendable {
         openedURLs = run.openedURLs.map(\.absoluteString)
         posted = run.posted
         connections = run.connections
+        taps = run.taps
         backgroundTransfers = run.backgroundTransfers.map(Transfer.init)
         peakFootprint = run.peakFootprint
         exitStatus = run.exitStatus?.description

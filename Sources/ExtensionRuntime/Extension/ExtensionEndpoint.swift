@@ -285,7 +285,7 @@ final class ExtensionEndpoint: Sendable {
         try? channel.send(RuntimeMessage.posted(name: cut).encoded().bytes)
     }
 
-    /// Tells the host the user tapped `button` of the compose sheet.
+    /// Tells the host the user tapped `button` (a button, bar item or row, as `ExtensionPresenter.tapObserver` names it).
     func reportTap(_ button: String) {
         try? channel.send(RuntimeMessage.tapped(button: button).encoded().bytes)
     }

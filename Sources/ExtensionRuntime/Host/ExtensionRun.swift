@@ -33,8 +33,9 @@ public struct ExtensionRun: Sendable {
     public var waitedForCore: Duration = .zero
     /// What the runtime found beside the outcome: a request ended twice, a program not optimised.
     public var findings: [Finding] = []
-    /// The last button of the system's compose sheet the scripted user tapped (`Post`, `Cancel`), if any.
-    public var tapped: String?
+    /// What the scripted user tapped, in order: the system compose sheet's `Post` and `Cancel`; on a sheet the
+    /// extension built, `row SECTION.ROW`, `button "TITLE"`, `bar item "TITLE"` or `bar item done` (at most 64).
+    public var taps: [String] = []
     /// The names the extension posted to the Darwin notify center (`CFNotificationCenterPostNotification`), in
     /// order: how an extension tells its app that something arrived.
     public var posted: [String] = []
@@ -62,7 +63,7 @@ public struct ExtensionRun: Sendable {
         switch outcome {
         case .completed: nil
         case .cancelled(let error): "\(error.domain) \(error.code): \(error.localizedDescription)"
-        case .interrupted(.timeout(.request)) where tapped == "Post":
+        case .interrupted(.timeout(.request)) where taps.last == "Post":
             "out of time (request): Post was tapped and the request was never ended (didSelectPost() must complete or cancel it)"
         case .interrupted(let reason): reason.description
         }

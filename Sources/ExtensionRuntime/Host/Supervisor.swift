@@ -92,8 +92,10 @@ final class Supervisor {
     private var afterCompletionExpired = false
     /// Notification center calls not yet answered, in order.
     private var centerCalls: [(id: UInt32, call: WireCenterCall)] = []
-    /// The last button of the compose sheet the user tapped.
-    private var tapped: String?
+    /// What the user tapped, in order.
+    private var taps: [String] = []
+    /// The most taps a run records.
+    private static let tapRecords = 64
     /// The names the extension posted to the Darwin notify center, in order.
     private var posted: [String] = []
     /// The network stream connections the extension opened, in order: each address, or `nil` unread.
@@ -368,7 +370,7 @@ final class Supervisor {
                                                          diskGate: gatekeeper != nil, connectionsSeen: connectionWatcher != nil))
         run.alerts = alerts
         run.findings = findings
-        run.tapped = tapped
+        run.taps = taps
         run.posted = posted
         run.connections = connected.map { $0 ?? "an address not read" }
         if outcome != nil, let endedAt, let terminatedAt { run.livedAfterCompletion = max(.zero, terminatedAt - endedAt) }
@@ -624,7 +626,7 @@ final class Supervisor {
             endedAgain(by: call)
         case .tapped(let button):
             guard ready else { throw ProtocolViolation("a tap before ready") }
-            tapped = button
+            if taps.count < Self.tapRecords { taps.append(button) }
         case .posted(let name):
             guard ready else { throw ProtocolViolation("a Darwin notification before ready") }
             if posted.count < Self.postedRecords { posted.append(name) }

@@ -32,7 +32,7 @@ package enum RuntimeMessage: Equatable, Sendable {
     /// The extension ended its request again, with `call` (`completeRequest(returningItems:)` or
     /// `cancelRequest(withError:)`), after it had ended it: for the report, since the call itself is ignored.
     case endedAgain(call: String)
-    /// The scripted user tapped a button of the system's compose sheet (`Post`, `Cancel`), for the report.
+    /// The scripted user tapped a button or row (`ExtensionPresenter.tapObserver`'s names), for the report.
     case tapped(button: String)
     /// The extension posted `name` to the Darwin notify center, for the report.
     case posted(name: String)
@@ -79,8 +79,13 @@ package enum RuntimeMessage: Equatable, Sendable {
     package static let transferHeaders = 100
     package static let longestTransferField = 8 << 10
 
-    /// The compose sheet's buttons, as `tapped` names them.
-    package static let sheetButtons: Set<String> = ["Post", "Cancel"]
+    /// What `tapped` names: the compose sheet's buttons, or a row, button or bar item of a sheet the extension
+    /// built, whose title (the extension's own words) is at most `longestTapName` bytes in all.
+    package static func isTapName(_ name: String) -> Bool {
+        guard name.utf8.count <= longestTapName else { return false }
+        return ["Post", "Cancel"].contains(name) || ["row ", "button \"", "bar item "].contains { name.hasPrefix($0) }
+    }
+    package static let longestTapName = 512
 
     /// The largest packet either side sends or accepts.
     package static let maximumPacket = 64 << 10
@@ -361,7 +366,9 @@ extension RuntimeMessage {
             message = .endedAgain(call: call)
         case .tapped:
             let button = try reader.string()
-            guard RuntimeMessage.sheetButtons.contains(button) else { throw ProtocolViolation("a tap of \"\(button)\", which is no button of the compose sheet") }
+            guard RuntimeMessage.isTapName(button) else {
+                throw ProtocolViolation("a tap of \"\(button.prefix(64))\", which names no button, bar item or row a person taps")
+            }
             message = .tapped(button: button)
         case .posted:
             let name = try reader.string()
