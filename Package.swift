@@ -33,6 +33,9 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // Combine's API off Apple's platforms (AnyCancellable, Future, @Published, DispatchQueue as a scheduler),
+        // which SharingShim re-exports as it re-exports our modules.
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         // `swift package generate-documentation` (the DocC catalogs of SharingShim, ExtensionRuntime and
         // ConformanceMatrix); a plugin only, nothing a product links.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -94,6 +97,10 @@ let package = Package(
         .target(name: "OpenOSLog", swiftSettings: strictSettings),
         // Intents' communication-notification part: INSendMessageIntent, INPerson, INImage, INInteraction.
         .target(name: "OpenIntents", dependencies: ["OpenUserNotifications", "PackageSupport"], swiftSettings: strictSettings),
+        // Foundation's Combine publishers (Timer.publish, NotificationCenter.publisher) over OpenCombine, without
+        // OpenCombineFoundation, which links FoundationNetworking and so libcurl into every extension.
+        .target(name: "FoundationPublishers", dependencies: [.product(name: "OpenCombine", package: "OpenCombine"), "PackageSupport"],
+                swiftSettings: strictSettings),
         .target(
             name: "SharingShim",
             dependencies: [
@@ -105,6 +112,9 @@ let package = Package(
                 .target(name: "OpenUserNotifications", condition: .when(platforms: nonApplePlatforms)),
                 .target(name: "OpenOSLog", condition: .when(platforms: nonApplePlatforms)),
                 .target(name: "OpenIntents", condition: .when(platforms: nonApplePlatforms)),
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: nonApplePlatforms)),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(platforms: nonApplePlatforms)),
+                .target(name: "FoundationPublishers", condition: .when(platforms: nonApplePlatforms)),
             ],
             swiftSettings: strictSettings
         ),

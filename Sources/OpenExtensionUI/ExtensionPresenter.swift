@@ -105,9 +105,8 @@ public enum ExtensionPresenter {
                                choosing: Bool = true) {
         var shown = principal
         while let presented = shown.presentedViewController, !(presented is UIAlertController) { shown = presented }
-        let visible = (shown as? UINavigationController)?.topViewController ?? shown
         if user == .post && choosing {
-            let unchosen = tables(in: visible.view).filter { $0.allowsSelection && $0.indexPathForSelectedRow == nil }
+            let unchosen = tables(in: shown.view).filter { $0.allowsSelection && $0.indexPathForSelectedRow == nil }
                 .compactMap { table in table.indexPathsForVisibleRows?.first.map { (table, $0) } }
             if !unchosen.isEmpty {
                 for (table, row) in unchosen {
@@ -121,14 +120,14 @@ public enum ExtensionPresenter {
         }
         let titles = user == .post ? postTitles : cancelTitles
         let systemItems: Set<UIBarButtonItem.SystemItem> = user == .post ? [.done, .save, .add] : [.cancel, .close]
-        let items = (visible.navigationItem.rightBarButtonItems ?? []) + (visible.navigationItem.leftBarButtonItems ?? [])
+        let items = onScreen(shown).flatMap { ($0.navigationItem.rightBarButtonItems ?? []) + ($0.navigationItem.leftBarButtonItems ?? []) }
         if let item = items.first(where: { item in
             item.isEnabled && (item.systemItem.map(systemItems.contains) ?? item.title.map { titles.contains($0.lowercased()) } ?? false)
         }) {
             tapObserver?(item.systemItem.map { "bar item \($0)" } ?? "bar item \"\(shortened(item.title ?? ""))\"")
             return item.tap()
         }
-        if let button = buttons(in: visible.view).first(where: { $0.isEnabled && $0.currentTitle.map { titles.contains($0.lowercased()) } ?? false }) {
+        if let button = buttons(in: shown.view).first(where: { $0.isEnabled && $0.currentTitle.map { titles.contains($0.lowercased()) } ?? false }) {
             tapObserver?("button \"\(shortened(button.currentTitle ?? ""))\"")
             button.sendActions(for: .touchDown)
             button.sendActions(for: [.touchUpInside, .primaryActionTriggered])
@@ -142,6 +141,13 @@ public enum ExtensionPresenter {
             bytes += character.utf8.count
             return bytes <= 256
         })
+    }
+
+    /// `controller` and the controllers it holds whose views are on screen, depth first: a navigation
+    /// controller's top one, whose items its bar shows.
+    private static func onScreen(_ controller: UIViewController) -> [UIViewController] {
+        let held = controller.children.filter { $0.isViewLoaded && $0.view.isOnScreen }
+        return [controller] + held.flatMap(onScreen)
     }
 
     /// The tables on screen beneath `view`, depth first.

@@ -30,6 +30,9 @@
 #if canImport(Intents)
 @_exported public import Intents
 #endif
+#if canImport(Combine)
+@_exported public import Combine
+#endif
 #else
 @_exported public import Foundation
 @_exported public import OpenCoreFoundation
@@ -40,6 +43,11 @@
 @_exported public import OpenUserNotifications
 @_exported public import OpenOSLog
 @_exported public import OpenIntents
+// Combine: OpenCombine's publishers and subscribers, DispatchQueue as a scheduler, and Foundation's timer and
+// notification publishers (FoundationPublishers).
+@_exported public import OpenCombine
+@_exported public import OpenCombineDispatch
+@_exported public import FoundationPublishers
 // Not FoundationNetworking (URLSession on Linux): linking it loads libcurl and its libraries, whose relocated
 // pages cost every extension 1.2 MB of footprint it does not spend on a device. Code that uses URLSession adds
 // `#if canImport(FoundationNetworking) import FoundationNetworking #endif` (docs/your-extension.md).

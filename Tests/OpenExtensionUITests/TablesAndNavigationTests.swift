@@ -206,6 +206,28 @@ struct TablesAndNavigationTests {
         #expect(sheet.posted == nil && !sheet.destinations.asked.contains { $0.hasPrefix("select") })
     }
 
+    @Test("a navigation controller held as a child: the user picks in its top controller's table and taps its Post item")
+    func heldNavigation() async {
+        final class Holder: UIViewController {
+            let sheet = BoardSheet()
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                let navigation = UINavigationController(rootViewController: sheet)
+                addChild(navigation)
+                view.addSubview(navigation.view)
+                navigation.didMove(toParent: self)
+            }
+        }
+        let context = context()
+        let holder = Holder()
+        var taps: [String] = []
+        ExtensionPresenter.tapObserver = { taps.append($0) }
+        defer { ExtensionPresenter.tapObserver = nil }
+        ExtensionPresenter.present(holder, with: context, user: .post)
+        guard case .completed = await context.requestEnded() else { Issue.record("\(String(describing: context.outcome))"); return }
+        #expect(taps == ["row 0.0", "bar item \"Post\""] && holder.sheet.posted == "Board 1")
+    }
+
     @Test("cancel taps the Cancel system item and chooses no row")
     func cancelItem() async {
         let context = context()

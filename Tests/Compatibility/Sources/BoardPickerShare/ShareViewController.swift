@@ -9,8 +9,9 @@ import SharingShim
 // cells, navigation controllers and anchors.
 //
 // The principal holds a navigation controller as a child; its root shows the shared photo or page above a table of
-// boards (cells of a registered class) with Cancel and Post in the bar. Post saves the chosen board, the page's URL
-// or the photo's file name, and the photo itself into the app group, and completes.
+// boards (cells of a registered class) with Cancel and Post in the bar; Post is enabled through Combine once a board
+// is chosen, as view models written since iOS 13 do. Post saves the chosen board, the page's URL or the photo's file
+// name, and the photo itself into the app group, and completes.
 class ShareViewController: UIViewController {
     static let appGroup = "group.org.opensharing.compatibility"
 
@@ -60,7 +61,8 @@ final class BoardPickerViewController: UIViewController, UITableViewDataSource, 
     private let tableView = UITableView(frame: .zero, style: .insetGrouped)
     private let preview = UIImageView()
     private let titleLabel = UILabel()
-    private var chosen: Int?
+    @Published private var chosen: Int?
+    private var cancellables = Set<AnyCancellable>()
     private var sharedURL: URL?
     private var sharedImage: URL?
 
@@ -74,6 +76,12 @@ final class BoardPickerViewController: UIViewController, UITableViewDataSource, 
         post.style = .done
         post.isEnabled = false
         navigationItem.rightBarButtonItem = post
+        $chosen
+            .map { $0 != nil }
+            .removeDuplicates()
+            .receive(on: DispatchQueue.main)
+            .sink { [weak post] enabled in post?.isEnabled = enabled }
+            .store(in: &cancellables)
 
         preview.contentMode = .scaleAspectFill
         preview.clipsToBounds = true
@@ -174,6 +182,5 @@ final class BoardPickerViewController: UIViewController, UITableViewDataSource, 
         asked.append("select \(indexPath.row)")
         chosen = indexPath.row
         tableView.cellForRow(at: indexPath)?.accessoryType = .checkmark
-        navigationItem.rightBarButtonItem?.isEnabled = true
     }
 }
