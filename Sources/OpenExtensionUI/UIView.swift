@@ -65,6 +65,9 @@ open class UIView: UIResponder {
         set { frame.origin = CGPoint(x: newValue.x - frame.width / 2, y: newValue.y - frame.height / 2) }
     }
 
+    /// What backs the view: corners, border and shadow, kept. Stands in for `UIView.layer`.
+    public let layer = CALayer()
+
     /// Stands in for `UIView.tag`.
     open var tag = 0
     /// Stands in for `UIView.clipsToBounds`.

@@ -157,3 +157,24 @@ struct ViewsTests {
     static let sunset = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Examples/files/sunset.jpg")
 }
+
+@Suite("Layers and keyboard names")
+@MainActor
+struct LayerTests {
+    @Test("a view's layer keeps its corners, border and shadow, with Core Animation's defaults")
+    func layer() {
+        let card = UIView()
+        #expect(card.layer === card.layer && card.layer.cornerRadius == 0 && card.layer.borderColor?.components == [0, 1])
+        #expect(card.layer.shadowOffset == CGSize(width: 0, height: -3) && card.layer.shadowOpacity == 0)
+        card.layer.cornerRadius = 12
+        card.layer.masksToBounds = true
+        card.layer.borderColor = UIColor.systemBlue.cgColor
+        #expect(card.layer.cornerRadius == 12 && card.layer.masksToBounds && card.layer.borderColor?.components == UIColor.systemBlue.cgColor.components)
+    }
+
+    @Test("the keyboard's notification names and keys are UIKit's strings")
+    func keyboardNames() {
+        #expect(UIResponder.keyboardWillShowNotification.rawValue == "UIKeyboardWillShowNotification")
+        #expect(UIResponder.keyboardFrameEndUserInfoKey == "UIKeyboardFrameEndUserInfoKey")
+    }
+}

@@ -43,7 +43,10 @@ public enum ExtensionProcess {
         @Sendable func endIfDone() {
             let done = ending.withLock { $0.requestEnded && $0.drained && ($0.hostHasIt || $0.hostGone) }
                 && ProcessActivities.count == 0 && !connection.hasLoadsInFlight
-            if done { exit(0) }
+            if done {
+                KeptPreferences.write()
+                exit(0)
+            }
         }
         ProcessActivities.observe { _ in endIfDone() }
         // Once the request has ended, what a load's handler queued on the main queue runs before the check
@@ -55,12 +58,16 @@ public enum ExtensionProcess {
             ending.withLock { $0.hostHasIt = true }
             endIfDone()
         }, closed: {
-            if ending.withLock({ state in state.hostGone = true; return !state.requestEnded }) { exit(0) }
+            if ending.withLock({ state in state.hostGone = true; return !state.requestEnded }) {
+                KeptPreferences.write()
+                exit(0)
+            }
             endIfDone()
         })
         Task.detached {
             let outcome = await context.requestEnded()
             ending.withLock { $0.requestEnded = true }
+            KeptPreferences.write()
             // The returned items load through callbacks; nothing here waits on a thread.
             connection.send(outcome) {
                 // What the extension queued on the main queue before it ended the request still runs.
@@ -128,7 +135,13 @@ public enum ExtensionProcess {
             nonisolated(unsafe) let service = heldService.withLock { $0 }
             Thread.detachNewThread { service?.serviceExtensionTimeWillExpire() }
         })
-        connection.startReading(ended: { exit(0) }, closed: { exit(0) })
+        connection.startReading(ended: {
+            KeptPreferences.write()
+            exit(0)
+        }, closed: {
+            KeptPreferences.write()
+            exit(0)
+        })
         receive(index, identifier, content)
         runMainThread()
     }

@@ -85,6 +85,7 @@ final class BoardPickerViewController: UIViewController, UITableViewDataSource, 
 
         preview.contentMode = .scaleAspectFill
         preview.clipsToBounds = true
+        preview.layer.cornerRadius = 8
         preview.accessibilityLabel = "Shared item"
         titleLabel.font = .preferredFont(forTextStyle: .headline)
         titleLabel.numberOfLines = 2
