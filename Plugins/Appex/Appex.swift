@@ -43,6 +43,13 @@ struct Appex: CommandPlugin {
                 throw AppexError("\(target.name) has no Info.plist in \(target.directoryURL.path): put the extension's there (and exclude it from the target)")
             }
             let resources = target.sourceFiles.filter { $0.type == .resource }.map { $0.url.path }
+            // The target's entitlements, as Xcode keeps them beside the Info.plist: the target's own name first.
+            let entitlementFiles = ((try? FileManager.default.contentsOfDirectory(atPath: target.directoryURL.path)) ?? [])
+                .filter { $0.hasSuffix(".entitlements") }.sorted()
+            let entitlements = entitlementFiles.first { $0 == "\(target.name).entitlements" } ?? entitlementFiles.first
+            guard entitlementFiles.count <= 1 || entitlements == "\(target.name).entitlements" else {
+                throw AppexError("\(target.name) has several .entitlements files (\(entitlementFiles.joined(separator: ", "))): name the extension's \(target.name).entitlements")
+            }
             // The code of the extension's own that iOS compiles and this build leaves out: its target's sources and
             // those of the package's targets it depends on (not other packages', whose Apple branches are theirs).
             let own = Set(context.package.targets.map(\.id))
@@ -51,7 +58,9 @@ struct Appex: CommandPlugin {
             let leftOut = context.pluginWorkDirectoryURL.appendingPathComponent("\(name)-left-out.json")
             try run(leftOutCode.url, ["--package-directory", context.package.directoryURL.path, "--output", leftOut.path] + sources)
             try run(sharing.url, ["bundle", program.path, "--info-plist", plist.path, "--output", directory.path, "--product-name", name,
-                                  "--module-name", target.moduleName, "--left-out", leftOut.path] + resources.flatMap { ["--resource", $0] } + passed)
+                                  "--module-name", target.moduleName, "--left-out", leftOut.path]
+                + (entitlements.map { ["--entitlements", target.directoryURL.appendingPathComponent($0).path] } ?? [])
+                + resources.flatMap { ["--resource", $0] } + passed)
         }
     }
 

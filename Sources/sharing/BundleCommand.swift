@@ -56,6 +56,9 @@ struct BundleCommand: ParsableCommand {
     @Option(name: .customLong("left-out"), help: ArgumentHelp("The extension's code that iOS compiles and this build leaves out, as the appex plugin lists it (JSON); each run reports it.", valueName: "file"))
     var leftOut: String?
 
+    @Option(name: .customLong("entitlements"), help: ArgumentHelp("The extension's entitlements (its target's .entitlements file): the host makes a container for each app group it names.", valueName: "file"))
+    var entitlements: String?
+
     @Option(name: .customLong("set"), help: ArgumentHelp("Another build setting the Info.plist uses (repeatable).", valueName: "NAME=VALUE"))
     var settings: [String] = []
 
@@ -87,6 +90,15 @@ struct BundleCommand: ParsableCommand {
                 throw BadInput("--left-out \(path): \(error)")
             }
         }
+        let entitlementsData = try entitlements.map { path in
+            do {
+                let data = try OpenFile.reading(URL(fileURLWithPath: path)).readAll(limit: 1 << 20)
+                _ = try Entitlements.applicationGroups(from: data)
+                return data
+            } catch {
+                throw BadInput("--entitlements \(path): \(error)")
+            }
+        }
         let bundle = URL(fileURLWithPath: output, isDirectory: true).appendingPathComponent("\(name).appex", isDirectory: true)
         do {
             try? FileManager.default.removeItem(at: bundle)
@@ -94,6 +106,7 @@ struct BundleCommand: ParsableCommand {
             try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0).write(to: bundle.appendingPathComponent("Info.plist"))
             // A copy, not a link: Foundation finds Bundle.main's Info.plist beside the program's real path.
             try FileManager.default.copyItem(at: program, to: bundle.appendingPathComponent(name))
+            if let entitlementsData { try entitlementsData.write(to: bundle.appendingPathComponent(Entitlements.fileName)) }
             if let leftOutBlocks { try LeftOutBlock.encoded(leftOutBlocks).write(to: bundle.appendingPathComponent(LeftOutBlock.fileName)) }
             for path in resource {
                 let source = URL(fileURLWithPath: path)

@@ -43,7 +43,8 @@ let package = Package(
                                                                                          condition: .when(platforms: [.linux]))]
                               + (name == "ReadLaterShare" ? [.product(name: "BackgroundTransfers", package: openSharingIdentity,
                                                                       condition: .when(platforms: [.linux]))] : []),
-                          exclude: ["Info.plist"], swiftSettings: [.swiftLanguageMode(.v5)])
+                          exclude: ["Info.plist"] + (name == "BoardPickerShare" ? ["BoardPickerShare.entitlements"] : []),
+                          swiftSettings: [.swiftLanguageMode(.v5)])
     } + [
         .target(name: "CompatibilityHarness", dependencies: [
             product("SharingShim"), product("HostProfiles"),

@@ -17,6 +17,9 @@ public struct ExtensionBundle: Sendable {
     /// The clauses of the extension's own sources that iOS compiles and this build left out, as the Appex
     /// plugin found them (`LeftOutCode.json`); nil for a bundle made without that look at its sources.
     public let leftOut: [LeftOutBlock]?
+    /// The app groups it is entitled to (`com.apple.security.application-groups` in the entitlements the Appex
+    /// plugin put in the bundle), whose containers the host makes before it starts; empty without entitlements.
+    public let applicationGroups: [String]
 
     /// The bundle's name: its directory's, less `.appex`.
     public var name: String { url.deletingPathExtension().lastPathComponent }
@@ -61,6 +64,11 @@ public struct ExtensionBundle: Sendable {
             leftOut = try LeftOutBlock.list(in: url)
         } catch {
             throw ExtensionRuntimeError(.unreadableLeftOutList, bundle: path, "\(LeftOutBlock.fileName): \(error)")
+        }
+        do {
+            applicationGroups = try Entitlements.applicationGroups(in: url)
+        } catch {
+            throw ExtensionRuntimeError(.unreadableEntitlements, bundle: path, "\(Entitlements.fileName): \(error)")
         }
         self.url = url
         self.manifest = manifest

@@ -23,6 +23,9 @@ public struct ExtensionRuntimeError: Error, Sendable, CustomStringConvertible {
         case notExecutable
         /// The bundle's list of code left out of this build (`LeftOutCode.json`) does not read.
         case unreadableLeftOutList
+        /// The bundle's entitlements (`archived-expanded-entitlements.xcent`) do not read, or name an app group no
+        /// directory can be called.
+        case unreadableEntitlements
         /// A directory of bundles cannot be listed.
         case unreadableDirectory
         /// The extension's container (or the app groups' directory) cannot be made.

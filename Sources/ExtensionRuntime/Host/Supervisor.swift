@@ -180,8 +180,12 @@ final class Supervisor {
             throw ExtensionRuntimeError(.cgroupUnusable, bundle: path, "cannot use the cgroup \(cgroup?.path ?? "")", underlying: error)
         }
         do {
-            // The app groups' directory exists before the extension is confined to it.
-            if let appGroupContainers { try FileSystem.createDirectories(appGroupContainers) }
+            // The app groups' directory exists before the extension is confined to it, with a container for each group
+            // the extension is entitled to, as iOS makes them.
+            if let appGroupContainers {
+                try FileSystem.createDirectories(appGroupContainers)
+                for group in bundle.applicationGroups { try FileSystem.createDirectories(appGroupContainers.appending(component: group)) }
+            }
             // What the app groups hold now is not the extension's: measured before it can write.
             disk = try DiskMeter(walked: [container.url, container.store.url] + (appGroupContainers.map { [$0] } ?? []),
                              hostStored: desk?.storedBytes ?? Locked(0))
