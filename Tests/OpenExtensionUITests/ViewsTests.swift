@@ -178,3 +178,23 @@ struct LayerTests {
         #expect(UIResponder.keyboardFrameEndUserInfoKey == "UIKeyboardFrameEndUserInfoKey")
     }
 }
+
+@Suite("Segmented controls")
+@MainActor
+struct SegmentedControlTests {
+    @Test("segments from titles, images and actions; inserting and removing keep the selection on its segment")
+    func segments() {
+        let control = UISegmentedControl(items: ["Private", UIGraphicsImageRenderer(size: CGSize(width: 2, height: 2)).image { _ in }, UIAction(title: "Team") { _ in }, 42])
+        #expect(control.numberOfSegments == 3 && control.selectedSegmentIndex == UISegmentedControl.noSegment)
+        #expect(control.titleForSegment(at: 0) == "Private" && control.imageForSegment(at: 1) != nil && control.actionForSegment(at: 2)?.title == "Team")
+        control.selectedSegmentIndex = 1
+        control.insertSegment(withTitle: "Public", at: 0, animated: false)
+        #expect(control.selectedSegmentIndex == 2 && control.titleForSegment(at: 0) == "Public")
+        control.removeSegment(at: 2, animated: false)
+        #expect(control.selectedSegmentIndex == UISegmentedControl.noSegment && control.numberOfSegments == 3)
+        control.setEnabled(false, forSegmentAt: 1)
+        #expect(!control.isEnabledForSegment(at: 1) && control.isEnabledForSegment(at: 0) && !control.isEnabledForSegment(at: 9))
+        let fromActions = UISegmentedControl(frame: CGRect(x: 0, y: 0, width: 200, height: 32), actions: [UIAction(title: "A") { _ in }])
+        #expect(fromActions.numberOfSegments == 1 && fromActions.frame.width == 200)
+    }
+}
