@@ -183,7 +183,7 @@ open class UINavigationController: UIViewController {
     open func popViewController(animated: Bool) -> UIViewController? {
         guard children.count > 1, let top = topViewController else { return nil }
         top.willMove(toParent: nil)
-        transition(from: top, to: children[children.count - 2], animated: animated, removing: top)
+        transition(from: top, to: children[children.count - 2], animated: animated)
         top.removeFromParent()
         return top
     }
@@ -214,14 +214,14 @@ open class UINavigationController: UIViewController {
         let joining = viewControllers.filter { controller in !children.contains { $0 === controller } }
         for controller in joining { addChild(controller) }
         reorderChildren(viewControllers)
-        if old !== topViewController { transition(from: old, to: topViewController, animated: animated, removing: nil) }
+        if old !== topViewController { transition(from: old, to: topViewController, animated: animated) }
         leaving.forEach { $0.removeFromParent() }
         joining.forEach { $0.didMove(toParent: self) }
     }
 
     /// Swaps the shown controller: the old one's view leaves and the new one's comes, with the appearance calls
     /// when this controller is itself on screen.
-    private func transition(from old: UIViewController?, to new: UIViewController?, animated: Bool, removing: UIViewController? = nil) {
+    private func transition(from old: UIViewController?, to new: UIViewController?, animated: Bool) {
         guard isViewLoaded else { return }
         let onScreen = view.isOnScreen
         if let new { _ = new.view }
