@@ -101,6 +101,11 @@ let package = Package(
         // OpenCombineFoundation, which links FoundationNetworking and so libcurl into every extension.
         .target(name: "FoundationPublishers", dependencies: [.product(name: "OpenCombine", package: "OpenCombine"), "PackageSupport"],
                 swiftSettings: strictSettings),
+        // CoreTransferable: Transferable, its representations and their builder, and the item-provider bridges.
+        .target(name: "OpenTransferable",
+                dependencies: ["OpenUniformTypeIdentifiers", "OpenItemProvider", "FoundationPublishers", "PackageSupport",
+                               .product(name: "OpenCombine", package: "OpenCombine")],
+                swiftSettings: strictSettings),
         .target(
             name: "SharingShim",
             dependencies: [
@@ -115,6 +120,7 @@ let package = Package(
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: nonApplePlatforms)),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(platforms: nonApplePlatforms)),
                 .target(name: "FoundationPublishers", condition: .when(platforms: nonApplePlatforms)),
+                .target(name: "OpenTransferable", condition: .when(platforms: nonApplePlatforms)),
             ],
             swiftSettings: strictSettings
         ),
@@ -209,6 +215,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "OpenTransferableTests",
+            dependencies: ["SharingShim"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "OpenExtensionUITests",
             dependencies: ["OpenExtensionUI", "OpenItemProvider"],
             swiftSettings: strictSettings
@@ -278,7 +289,7 @@ package.targets += [
     .testTarget(
         name: "ExtensionRuntimeTests",
         dependencies: ["ExtensionRuntime", "SharingSystem", "HostProfiles", "OpenItemProvider", "OpenUserNotifications", "OpenExtensionUI",
-                       "MachineLoad", .product(name: "PropertyBased", package: "swift-property-based"),
+                       "OpenTransferable", "OpenUniformTypeIdentifiers", "MachineLoad", .product(name: "PropertyBased", package: "swift-property-based"),
                        .product(name: "SystemPackage", package: "swift-system")],
         // Extensions in Python that speak the wire protocol, found beside the tests' sources.
         exclude: ["Hostile"],
@@ -308,6 +319,7 @@ let exampleExtensions: [(name: String, dependencies: [Target.Dependency])] = [
     ("NeverCompletes", []), ("CrashesMidLoad", []), ("MemoryHog", []), ("ShareProber", ["HostProfiles"]),
     ("NaiveResizer", ["PhotoResizing"]), ("DownsamplingResizer", ["PhotoResizing"]), ("ImportAction", []), ("UploadShare", ["PhotoResizing"]),
     ("BannerRenderer", []), ("BundledAttachment", []), ("DecryptingService", []), ("SilentService", []), ("NotificationProber", []),
+    ("RecipeShare", ["SharingShim"]),
 ]
 /// The files examples ship in their bundles (made by Tools/make-notification-fixtures.py).
 let exampleResources: [String: [Resource]] = ["BannerRenderer": [.copy("banner.jpg")], "BundledAttachment": [.copy("banner.jpg")]]

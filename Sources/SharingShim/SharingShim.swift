@@ -1,7 +1,7 @@
 // One import for extension code: Apple's frameworks where they exist, OpenSharing's elsewhere. A file that says
 // `import SharingShim` in place of `import UIKit`, `import Social`, `import MobileCoreServices`,
-// `import UniformTypeIdentifiers`, `import ImageIO`, `import UserNotifications` and `import os` compiles unchanged
-// against either.
+// `import UniformTypeIdentifiers`, `import ImageIO`, `import UserNotifications`, `import CoreTransferable` and
+// `import os` compiles unchanged against either.
 
 #if canImport(Darwin)
 @_exported public import Foundation
@@ -33,6 +33,9 @@
 #if canImport(Combine)
 @_exported public import Combine
 #endif
+#if canImport(CoreTransferable)
+@_exported public import CoreTransferable
+#endif
 #else
 @_exported public import Foundation
 @_exported public import OpenCoreFoundation
@@ -48,6 +51,7 @@
 @_exported public import OpenCombine
 @_exported public import OpenCombineDispatch
 @_exported public import FoundationPublishers
+@_exported public import OpenTransferable
 // Not FoundationNetworking (URLSession on Linux): linking it loads libcurl and its libraries, whose relocated
 // pages cost every extension 1.2 MB of footprint it does not spend on a device. Code that uses URLSession adds
 // `#if canImport(FoundationNetworking) import FoundationNetworking #endif` (docs/your-extension.md).
