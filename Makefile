@@ -20,7 +20,7 @@ BENCH_PYTHON_PACKAGES := pillow==11.3.0 pillow-heif==1.8.1
 
 # The example extensions (Examples/Extensions), each a bundle NAME.appex in .build/extensions.
 EXTENSIONS := Uppercase CompletesTwice ImageSaver FileSaver NeverCompletes CrashesMidLoad MemoryHog ShareProber NaiveResizer DownsamplingResizer \
-	ImportAction UploadShare BannerRenderer BundledAttachment DecryptingService SilentService
+	ImportAction UploadShare BannerRenderer BundledAttachment DecryptingService SilentService RecipeShare
 
 .PHONY: deps demo test bench extensions
 
