@@ -124,7 +124,9 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .target(name: "HostProfiles", dependencies: ["SharingShim", "PackageSupport"], swiftSettings: strictSettings),
+        .target(name: "HostProfiles", dependencies: ["SharingShim", "PackageSupport",
+                                                   .target(name: "OpenItemProvider", condition: .when(platforms: nonApplePlatforms))],
+                swiftSettings: strictSettings),
         .target(name: "ExtensionManifest", dependencies: ["SharingShim", "SharingSystem", "PropertyLists", "PackageSupport"], swiftSettings: strictSettings),
         .target(
             name: "ShareInbox",
@@ -272,7 +274,7 @@ let package = Package(
         .target(name: "MachineLoad", path: "Tests/MachineLoad", swiftSettings: strictSettings),
         .testTarget(
             name: "SharingCLITests",
-            dependencies: ["sharing", "ShareInbox", "MachineLoad"],
+            dependencies: ["sharing", "ShareInbox", "MachineLoad", "HostProfiles", "SharingShim"],
             swiftSettings: strictSettings
         ),
     ]

@@ -1,14 +1,19 @@
 public import Foundation
 public import SharingShim
+#if !canImport(Darwin)
+import OpenItemProvider
+#endif
 
 extension ShareFixture {
     /// Describes extension items as a fixture, to be saved in `directory`.
     ///
     /// Items made from a fixture (their providers are `ReplayItemProvider`s) are written exactly, faults
     /// included, payload paths made relative to `directory` where they can be. Other providers are read
-    /// through their public API: each visible representation is loaded as data and written as a `data`
-    /// representation (small ones inline, larger ones as files in `directory`), or as `openInPlace` when it
-    /// was registered so.
+    /// through their public API: each visible representation is loaded and written as a `data`
+    /// representation (small ones inline, larger ones as files in `directory`), or as a `file` or `openInPlace`
+    /// one, its file copied into `directory`, when it was registered so — an app's `Transferable` values
+    /// registered with `register(_:)` included, so an app can write what it shares as a fixture to run
+    /// extensions against.
     public init(items: [NSExtensionItem], host: String? = nil, summary: String? = nil, writingFilesTo directory: URL) async throws {
         var specs: [Item] = []
         for (itemIndex, item) in items.enumerated() {
@@ -41,19 +46,36 @@ extension ShareFixture {
     private static func describe(_ provider: NSItemProvider, name: String, directory: URL) async throws -> Attachment {
         var representations: [Representation] = []
         let inPlace = Set(provider.registeredTypeIdentifiers(fileOptions: .openInPlace))
+        let files = registeredFiles(of: provider)
         for (index, typeIdentifier) in provider.registeredTypeIdentifiers.enumerated() {
             let type = UTType(typeIdentifier) ?? UTType(importedAs: typeIdentifier)
-            let data = try await provider.loadData(for: type)
-            let provide: Provision = inPlace.contains(typeIdentifier) ? .openInPlace : .data
-            if data.count <= inlineLimit && provide == .data {
-                representations.append(Representation(type: typeIdentifier, provide: .data, payload: .base64(data)))
-            } else {
-                let file = "\(name)-\(index).\(type.preferredFilenameExtension ?? "bin")"
+            let provide: Provision = inPlace.contains(typeIdentifier) ? .openInPlace : files.contains(typeIdentifier) ? .file : .data
+            let file = "\(name)-\(index).\(type.preferredFilenameExtension ?? "bin")"
+            if provide == .data {
+                let data = try await provider.loadData(for: type)
+                if data.count <= inlineLimit {
+                    representations.append(Representation(type: typeIdentifier, provide: .data, payload: .base64(data)))
+                    continue
+                }
                 try data.write(to: directory.appendingPathComponent(file))
-                representations.append(Representation(type: typeIdentifier, provide: provide, payload: .file(file)))
+            } else {
+                // A file stays a file, copied rather than read whole.
+                let loaded = try await provider.loadFile(for: type)
+                try FileManager.default.copyItem(at: loaded.url, to: directory.appendingPathComponent(file))
             }
+            representations.append(Representation(type: typeIdentifier, provide: provide, payload: .file(file)))
         }
         return Attachment(suggestedName: provider.suggestedName, representations: representations)
+    }
+
+    /// The types a provider registered as files to copy. Apple's API does not say, so on Apple's systems every
+    /// representation that is not openable in place is written as data.
+    private static func registeredFiles(of provider: NSItemProvider) -> Set<String> {
+        #if canImport(Darwin)
+        []
+        #else
+        Set(provider.registeredForms.filter { $0.form == .file }.map(\.typeIdentifier))
+        #endif
     }
 }
 

@@ -20,7 +20,8 @@ struct TestCommand: AsyncParsableCommand {
             not offer the extension for that host's share), or goes with its host (host-killed); --expect FILE says \
             otherwise per cell or glob. A completed cell also says what did not happen (attachments never loaded, \
             loads that failed, nothing returned or kept). Without --file, --url or --text every host shares its part \
-            of a default set written into the work directory: a photo, a 48 MP photo (Photos'), a PDF, a page's URL and a note. A notification \
+            of a default set written into the work directory: a photo, a 48 MP photo (Photos'), a PDF, a page's URL and a note; \
+            with --share FIXTURE share extensions run on the fixtures instead of the hosts. A notification \
             service is sent payloads instead (--payload, or a default set: an alert only, a mutable notification with \
             an image served from 127.0.0.1 while the matrix runs, the same not mutable, one over 4 KB). A report read \
             back (--retry, --merge) is data: its cells are checked against its run and planned again here. \
@@ -52,6 +53,9 @@ struct TestCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("text"), help: ArgumentHelp("Text every host shares, in place of the default set.", valueName: "text"))
     var texts: [String] = []
+
+    @Option(name: .customLong("share"), help: ArgumentHelp("A share fixture (sharing share --write, or one an app wrote of what it shares) to run share extensions on, in place of the hosts (repeatable).", valueName: "file"))
+    var shares: [String] = []
 
     @Option(name: .customLong("payload"), help: ArgumentHelp("A push payload every notification service is sent, in place of the default set (repeatable).", valueName: "file"))
     var payloads: [String] = []
@@ -110,6 +114,10 @@ struct TestCommand: AsyncParsableCommand {
         if updateExpectations && expect == nil { throw ValidationError("--update-expectations writes to the --expect file: give --expect FILE.") }
         if let timeout, !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout must be more than 0 seconds and at most a day.") }
         if let shard, Self.shard(shard) == nil { throw ValidationError("--shard \(shard) is not I/N with 1 ≤ I ≤ N.") }
+        if !shares.isEmpty && givenContent != nil {
+            throw ValidationError("--share runs on fixtures as they were written: give it without --file, --url or --text.")
+        }
+        if !shares.isEmpty && hosts != "all" { throw ValidationError("--share runs on fixtures in place of the hosts: give it without --hosts.") }
         _ = try matrix()
         for url in urls where URL(string: url)?.scheme == nil { throw ValidationError("--url '\(url)' is not an absolute URL.") }
     }
@@ -155,7 +163,8 @@ struct TestCommand: AsyncParsableCommand {
                 throw ValidationError("--faults: \(error)")
             }
         }
-        return Matrix(bundles: bundles, hosts: hostList, content: givenContent, payloads: payloads.isEmpty ? nil : payloads, devices: deviceList,
+        return Matrix(bundles: bundles, hosts: hostList, content: givenContent, shares: shares.isEmpty ? nil : shares,
+                      payloads: payloads.isEmpty ? nil : payloads, devices: deviceList,
                       users: userList, faults: faultList, timeout: timeout, work: workDirectory)
     }
 
@@ -181,7 +190,8 @@ struct TestCommand: AsyncParsableCommand {
         let matrix: Matrix
         do {
             matrix = try previous.map { previous throws(ReportError) in
-                try Matrix(rerunning: previous.report.runInfo, content: givenContent, payloads: payloads.isEmpty ? nil : payloads, work: workDirectory,
+                try Matrix(rerunning: previous.report.runInfo, content: givenContent, shares: shares.isEmpty ? nil : shares,
+                           payloads: payloads.isEmpty ? nil : payloads, work: workDirectory,
                            file: previous.file)
             } ?? self.matrix()
         } catch let error as ReportError {

@@ -37,7 +37,7 @@ struct ReportReadingTests {
 
     /// Ways a report is edited: each what it changes, the field the refusal names, and the refusal's code.
     enum Edit: String, CaseIterable, Sendable {
-        case extraArguments, otherBundle, unknownFault, faultNotInRun, unknownHost, unknownStatus, oldSchema, extraRunInfo
+        case extraArguments, otherBundle, unknownFault, faultNotInRun, unknownHost, unknownStatus, oldSchema, extraRunInfo, fixtureNotInRun
 
         var refusal: (field: String, code: ReportError.Code) {
             switch self {
@@ -49,6 +49,7 @@ struct ReportReadingTests {
             case .unknownStatus: ("cells[0].status", .badValue)
             case .oldSchema: ("schema", .wrongSchema)
             case .extraRunInfo: ("runInfo.extra", .unknownField)
+            case .fixtureNotInRun: ("cells[0].cell.fixture", .inconsistent)
             }
         }
 
@@ -63,6 +64,11 @@ struct ReportReadingTests {
             case .unknownHost: cell["host"] = "myspace"
             case .unknownStatus: cells[0]["status"] = "exploded"
             case .oldSchema: report["schema"] = "opensharing-conformance/1"
+            case .fixtureNotInRun:
+                // A cell that would share a file of the report's choosing, which the run was never given.
+                cell["host"] = nil
+                cell["files"] = nil
+                cell["fixture"] = "/etc/shadow"
             case .extraRunInfo:
                 var info = report["runInfo"] as! [String: Any]
                 info["extra"] = "--app-group /"

@@ -64,6 +64,41 @@ struct ShareFixtureTests {
         #expect(try await replayed[0].attachments![1].loadData(for: .png).count == 40_000)
     }
 
+    @Test("an app's Transferable values are written as a fixture that replays them: Codable data inline, a file as a file")
+    func transferableValues() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("opensharing-fixture-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let photo = directory.appendingPathComponent("original.png")
+        try Data(repeating: 7, count: 30_000).write(to: photo)
+        let recipe = NSItemProvider()
+        recipe.register(AppRecipe(title: "Soup"))
+        let picture = NSItemProvider()
+        picture.register(AppPhoto(file: photo))
+        let item = NSExtensionItem()
+        item.attachments = [recipe, picture]
+
+        let fixture = try await ShareFixture(items: [item], host: "my-app", writingFilesTo: directory)
+        let representations = fixture.items[0].attachments!.map(\.representations)
+        #expect(representations[0] == [
+            .init(type: "com.example.app-recipe", provide: .data, payload: .base64(try JSONEncoder().encode(AppRecipe(title: "Soup")))),
+            .init(type: "public.utf8-plain-text", provide: .data, payload: .base64(Data("Soup".utf8))),
+        ])
+        #expect(representations[1] == [.init(type: "public.png", provide: .file, payload: .file("item0-attachment1-0.png"))])
+        #expect(fixture.items[0].attachments![1].suggestedName == "Photo.png")
+
+        let replayed = try ShareFixture.read(from: fixture.jsonData()).makeItems(relativeTo: directory)
+        let providers = replayed[0].attachments!
+        #expect(try await transferable(AppRecipe.self, from: providers[0]) == AppRecipe(title: "Soup"))
+        #expect(try await transferable(AppPhoto.self, from: providers[1]).size == 30_000)
+    }
+
+    private func transferable<T: Transferable>(_ type: T.Type, from provider: NSItemProvider) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            _ = provider.loadTransferable(type: type) { continuation.resume(with: $0) }
+        }
+    }
+
     @Test("malformed fixtures: the error names the JSON path", arguments: [
         ("{", "$: not valid JSON"),
         (#"{"format": "opensharing-share/1"}"#, #"$: missing "items""#),
@@ -118,5 +153,28 @@ struct ShareFixtureTests {
         #expect(throws: ShareFixtureError(.invalidPayload, path: "$.items[0].attachments[0].representations[0].type", message: "NSString registers public.utf8-plain-text, not public.jpeg")) {
             try wrongObjectType.makeItems(relativeTo: examples)
         }
+    }
+}
+
+/// What an app shares, declared as an app declares it.
+private struct AppRecipe: Codable, Equatable, Transferable {
+    var title: String
+
+    static var transferRepresentation: some TransferRepresentation {
+        CodableRepresentation(contentType: UTType(exportedAs: "com.example.app-recipe"))
+        ProxyRepresentation(exporting: \.title)
+    }
+}
+
+private struct AppPhoto: Transferable {
+    var file: URL
+    var size = 0
+
+    static var transferRepresentation: some TransferRepresentation {
+        FileRepresentation(contentType: .png) { SentTransferredFile($0.file) } importing: { received in
+            let size = try Data(contentsOf: received.file).count
+            return AppPhoto(file: received.file, size: size)
+        }
+        .suggestedFileName("Photo.png")
     }
 }

@@ -50,6 +50,12 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether the fault adds files to a host's share (`large-share`), which a share fixture, shared as written,
+    /// does not take.
+    var isLargeShare: Bool {
+        if case .largeShare = self { true } else { false }
+    }
+
     /// The fault's name, without parameters.
     public var name: String {
         switch self {

@@ -60,7 +60,10 @@ extension MatrixReport {
             }
             guard bundles.contains(cell.bundle) else { throw refuse("bundle", "\(cell.bundle) is not among the run's bundles") }
             if let host = cell.host, !info.hosts.contains(host) { throw refuse("host", "\(host.name) is not among the run's hosts") }
-            if cell.fixture != nil { throw refuse("fixture", "the matrix shares no fixture") }
+            if let fixture = cell.fixture, !(info.shares ?? []).contains(fixture) {
+                throw refuse("fixture", "\(fixture) is not among the run's share fixtures")
+            }
+            if cell.fixture != nil && cell.faults.contains(where: \.isLargeShare) { throw refuse("faults", "a share fixture takes no large-share fault") }
             if let payload = cell.payloads.first(where: { !info.payloads.contains($0) }) { throw refuse("payloads", "\(payload) is not among the run's payloads") }
             if cell.payloads.count > 1 { throw refuse("payloads", "a matrix cell is sent one payload") }
             if !info.devices.contains(cell.device) { throw refuse("device", "\(cell.device?.name ?? "none") is not among the run's devices") }

@@ -46,6 +46,8 @@ public struct MatrixReport: Codable, Sendable {
         public var content: CellContent?
         /// The payload files notification services were sent, when they were given; `nil` for the default set.
         public var givenPayloads: [String]?
+        /// The share fixtures share extensions were run on in place of hosts, when they were given.
+        public var shares: [String]? = nil
         public var hosts: [HostProfile]
         /// The payloads notification services were sent (their files).
         public var payloads: [String]

@@ -16,6 +16,9 @@ public struct Matrix: Sendable {
     public var hosts: [HostProfile]
     /// What every host shares, whole; `nil` for each host's part of the default share (`DefaultShare`).
     public var content: CellContent?
+    /// Share fixtures (their paths) each share extension is run on in place of the hosts and their content:
+    /// what an app wrote of its own shares (`ShareFixture(items:…)`); `nil` to run on the hosts.
+    public var shares: [String]?
     /// The payload files every notification service is sent; `nil` for the default set (`DefaultShare`).
     public var payloads: [String]?
     /// The devices to play (`DeviceClass.standard` unless others are named); `nil` in the list plays none
@@ -29,12 +32,13 @@ public struct Matrix: Sendable {
     /// removes nothing outside it.
     public var work: URL
 
-    public init(bundles: [String], hosts: [HostProfile] = HostProfile.all, content: CellContent? = nil, payloads: [String]? = nil,
-                devices: [DeviceClass?] = DeviceClass.standard, users: [ExtensionUser] = [.post], faults: [Fault] = Fault.standard, timeout: Double? = nil,
-                work: URL) {
+    public init(bundles: [String], hosts: [HostProfile] = HostProfile.all, content: CellContent? = nil, shares: [String]? = nil,
+                payloads: [String]? = nil, devices: [DeviceClass?] = DeviceClass.standard, users: [ExtensionUser] = [.post],
+                faults: [Fault] = Fault.standard, timeout: Double? = nil, work: URL) {
         self.bundles = bundles
         self.hosts = hosts
         self.content = content
+        self.shares = shares
         self.payloads = payloads
         self.devices = devices
         self.users = users
@@ -44,12 +48,13 @@ public struct Matrix: Sendable {
     }
 
     /// The axes of the run a report describes, for running its cells again under `work` (this run's, never
-    /// the report's). Content and payloads the report's run was given are not taken from the report: they
-    /// must be given again (`content`, `payloads`), equal to the report's, so a report cannot make a run share
-    /// files of its choosing.
+    /// the report's). Content, share fixtures and payloads the report's run was given are not taken from the
+    /// report: they must be given again (`content`, `shares`, `payloads`), equal to the report's, so a report
+    /// cannot make a run share files of its choosing.
     ///
     /// - Throws: `ReportError` (`.inconsistent`) naming what must be given again, or what differs.
-    public init(rerunning info: MatrixReport.RunInfo, content: CellContent?, payloads: [String]?, work: URL, file: String) throws(ReportError) {
+    public init(rerunning info: MatrixReport.RunInfo, content: CellContent?, shares: [String]? = nil, payloads: [String]?, work: URL,
+                file: String) throws(ReportError) {
         if let given = info.content, given != content {
             throw ReportError(.inconsistent, file: file, field: "runInfo.content",
                               content == nil ? "the report's run shared content it was given: give it again (--file, --url, --text) to rerun its cells"
@@ -60,7 +65,12 @@ public struct Matrix: Sendable {
                               payloads == nil ? "the report's run was given payloads: give them again (--payload) to rerun its cells"
                                               : "the payloads given are not what the report's run was given")
         }
-        self.init(bundles: info.bundles.map(\.path), hosts: info.hosts, content: info.content, payloads: info.givenPayloads,
+        if let given = info.shares, given != shares {
+            throw ReportError(.inconsistent, file: file, field: "runInfo.shares",
+                              shares == nil ? "the report's run shared fixtures it was given: give them again (--share) to rerun its cells"
+                                            : "the share fixtures given are not what the report's run shared")
+        }
+        self.init(bundles: info.bundles.map(\.path), hosts: info.hosts, content: info.content, shares: info.shares, payloads: info.givenPayloads,
                   devices: info.devices, users: info.users, faults: info.faults, timeout: info.timeout, work: work)
     }
 
@@ -83,15 +93,25 @@ public struct Matrix: Sendable {
         let asksShares = opened.contains { ExtensionPoint.named($0.bundle.extensionPointIdentifier)?.usesActivationRule == true }
         let asksPayloads = opened.contains { $0.bundle.extensionPointIdentifier == DeviceClass.notificationService }
         // Each host's share as that host makes it; a host that cannot share the content is left out, and said so.
-        var shares: [(profile: HostProfile, content: CellContent, items: [NSExtensionItem])] = []
-        if asksShares {
+        // Share fixtures given stand in for the hosts.
+        var shares: [(profile: HostProfile?, fixture: String?, content: CellContent, items: [NSExtensionItem])] = []
+        if asksShares, let fixtures = self.shares {
+            let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            for path in fixtures {
+                do {
+                    shares.append((nil, path, CellContent(), try ShareSource.fixture(URL(fileURLWithPath: path, relativeTo: cwd)).items().items))
+                } catch {
+                    throw CellError(.badShare, field: "--share", "\(path): \(error)")
+                }
+            }
+        } else if asksShares {
             let all = try sharedContent()
             for profile in hosts {
                 let part = content == nil ? DefaultShare.content(for: profile, from: all) : all
                 do {
                     let items = try ShareSource.host(profile, part).items(relativeTo: work).items
-                    shares.append((profile, CellContent(files: part.files.map(\.path), urls: part.urls.map(\.absoluteString), texts: part.texts,
-                                                        title: part.title), items))
+                    shares.append((profile, nil, CellContent(files: part.files.map(\.path), urls: part.urls.map(\.absoluteString),
+                                                             texts: part.texts, title: part.title), items))
                 } catch {
                     notes.append("\(profile.name): left out: \(error)")
                 }
@@ -128,7 +148,7 @@ public struct Matrix: Sendable {
                 notes.append("\(bundle.name): left out: a \(name) is run neither on shares nor on payloads")
                 continue
             }
-            for (profile, shared, items) in shares {
+            for (profile, fixture, shared, items) in shares {
                 let activation: ActivationResult?
                 do {
                     activation = try bundle.activation(for: items)
@@ -138,10 +158,11 @@ public struct Matrix: Sendable {
                 let attachments = items.reduce(0) { $0 + ($1.attachments?.count ?? 0) }
                 for device in devices {
                     for user in users {
-                        for fault in faults {
+                        // A large share adds files to a host's share; a fixture is shared as it was written.
+                        for fault in faults where fixture == nil || !fault.isLargeShare {
                             let folder = directory(cells.count)
-                            let cell = MatrixCell(bundle: path, host: profile, content: shared, device: device, user: user, faults: [fault],
-                                                  timeout: timeout, appGroup: folder.appending(component: "groups").path)
+                            let cell = MatrixCell(bundle: path, host: profile, fixture: fixture, content: shared, device: device, user: user,
+                                                  faults: [fault], timeout: timeout, appGroup: folder.appending(component: "groups").path)
                             // A large share changes what is shared: the activation rule decides again in the run.
                             let hidden = if case .largeShare = fault { false } else { activation?.matches == false }
                             let decided: (CellStatus, String)? = hidden ? (.run(.notActivated), activation?.reasons.joined(separator: "; ") ?? "") : nil
@@ -154,7 +175,7 @@ public struct Matrix: Sendable {
         let info = MatrixReport.RunInfo(
             sharingVersion: "", started: ISO8601DateFormatter().string(from: Date()), host: ProcessInfo.processInfo.hostName,
             cpu: Machine.processorModel, cores: ProcessInfo.processInfo.activeProcessorCount, jobs: 1, timeout: timeout, work: work.path,
-            content: content, givenPayloads: payloads, hosts: shares.map(\.profile), payloads: payloadFiles, faults: faults, devices: devices,
+            content: content, givenPayloads: payloads, shares: self.shares, hosts: shares.compactMap(\.profile), payloads: payloadFiles, faults: faults, devices: devices,
             users: users, bundles: opened.map { Self.bundleInfo(path: $0.path, bundle: $0.bundle) }, seed: 0, repeats: 1, shard: nil, expectations: nil)
         return MatrixPlan(cells: cells, notes: notes, runInfo: info, servesImage: asksPayloads && payloads == nil)
     }
