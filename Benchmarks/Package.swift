@@ -26,6 +26,11 @@ let package = Package(
             path: "Benchmarks/TypeTiming"
         ),
         .executableTarget(
+            name: "TransferableLoad",
+            dependencies: [.product(name: "SharingShim", package: "OpenSharing")],
+            path: "Benchmarks/TransferableLoad"
+        ),
+        .executableTarget(
             name: "ProviderCopy",
             dependencies: [.product(name: "SharingShim", package: "OpenSharing")],
             path: "Benchmarks/ProviderCopy"

@@ -1,6 +1,5 @@
 public import Foundation
 public import OpenCombine
-import PackageSupport
 
 extension NotificationCenter {
     /// A publisher of the notifications named `name` (from `object` only, when given) this centre posts.
@@ -31,55 +30,16 @@ extension NotificationCenter {
             self.object = object
         }
 
+        /// Observes the centre for `subscriber`: notifications reach it while it has demand, the rest are
+        /// dropped, as Foundation's publisher drops them; cancelling removes the observer.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Notification, S.Failure == Never {
-            subscriber.receive(subscription: NotificationSubscription(self, subscriber))
+            let subscription = DroppingSubscription<Notification>(AnySubscriber(subscriber))
+            let observer = center.addObserver(forName: name, object: object, queue: nil) { [weak subscription] notification in
+                subscription?.send(notification)
+            }
+            let center = center
+            subscription.whenCancelled { center.removeObserver(observer) }
+            subscriber.receive(subscription: subscription)
         }
-    }
-}
-
-/// One subscriber's observation: notifications go to it while it has demand, the rest are dropped, as
-/// Foundation's publisher drops them; cancelling removes the observer.
-private final class NotificationSubscription<S: Subscriber>: Subscription, @unchecked Sendable
-where S.Input == Notification, S.Failure == Never {
-    private struct State {
-        var subscriber: S?
-        var demand = Subscribers.Demand.none
-        var observer: (any NSObjectProtocol)?
-    }
-
-    private let state: Locked<State>
-    private let center: NotificationCenter
-
-    init(_ publisher: NotificationCenter.Publisher, _ subscriber: S) {
-        center = publisher.center
-        state = Locked(State(subscriber: subscriber))
-        let observer = center.addObserver(forName: publisher.name, object: publisher.object, queue: nil) { [weak self] notification in
-            self?.deliver(notification)
-        }
-        state.withLock { $0.observer = observer }
-    }
-
-    private func deliver(_ notification: Notification) {
-        let subscriber: S? = state.withLock { state in
-            guard state.demand > 0, let subscriber = state.subscriber else { return nil }
-            state.demand -= 1
-            return subscriber
-        }
-        guard let subscriber else { return }
-        let more = subscriber.receive(notification)
-        state.withLock { $0.demand += more }
-    }
-
-    func request(_ demand: Subscribers.Demand) {
-        state.withLock { $0.demand += demand }
-    }
-
-    func cancel() {
-        let observer = state.withLock { state in
-            state.subscriber = nil
-            defer { state.observer = nil }
-            return state.observer
-        }
-        if let observer { center.removeObserver(observer) }
     }
 }

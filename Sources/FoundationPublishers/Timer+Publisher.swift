@@ -37,7 +37,7 @@ extension Timer {
         public let options: RunLoop.SchedulerOptions?
 
         private struct State {
-            var subscriptions: [TimerSubscription] = []
+            var subscriptions: [DroppingSubscription<Date>] = []
             var timer: Timer?
         }
         private let state = Locked(State())
@@ -53,8 +53,9 @@ extension Timer {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Date, S.Failure == Never {
-            let subscription = TimerSubscription(AnySubscriber(subscriber)) { [weak self] gone in
-                self?.state.withLock { $0.subscriptions.removeAll { $0 === gone } }
+            let subscription = DroppingSubscription<Date>(AnySubscriber(subscriber))
+            subscription.whenCancelled { [weak self, weak subscription] in
+                self?.state.withLock { $0.subscriptions.removeAll { $0 === subscription } }
             }
             state.withLock { $0.subscriptions.append(subscription) }
             subscriber.receive(subscription: subscription)
@@ -84,40 +85,5 @@ extension Timer {
             let now = Date()
             for subscription in state.withLock({ $0.subscriptions }) { subscription.send(now) }
         }
-    }
-}
-
-/// One subscriber of a timer: ticks while it has demand.
-private final class TimerSubscription: Subscription, @unchecked Sendable {
-    private struct State {
-        var subscriber: AnySubscriber<Date, Never>?
-        var demand = Subscribers.Demand.none
-    }
-    private let state: Locked<State>
-    private let ended: (TimerSubscription) -> Void
-
-    init(_ subscriber: AnySubscriber<Date, Never>, ended: @escaping (TimerSubscription) -> Void) {
-        state = Locked(State(subscriber: subscriber))
-        self.ended = ended
-    }
-
-    func send(_ date: Date) {
-        let subscriber: AnySubscriber<Date, Never>? = state.withLock { state in
-            guard state.demand > 0, let subscriber = state.subscriber else { return nil }
-            state.demand -= 1
-            return subscriber
-        }
-        guard let subscriber else { return }
-        let more = subscriber.receive(date)
-        state.withLock { $0.demand += more }
-    }
-
-    func request(_ demand: Subscribers.Demand) {
-        state.withLock { $0.demand += demand }
-    }
-
-    func cancel() {
-        state.withLock { $0.subscriber = nil }
-        ended(self)
     }
 }

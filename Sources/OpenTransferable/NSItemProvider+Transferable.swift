@@ -63,9 +63,8 @@ extension NSItemProvider {
     /// the error; cancelling the returned progress cancels the load.
     ///
     /// Stands in for CoreTransferable's `NSItemProvider.loadTransferable(type:completionHandler:)`.
-    @discardableResult
-    @preconcurrency public func loadTransferable<T>(type transferableType: T.Type,
-                                                    completionHandler: @escaping @Sendable (Result<T, any Error>) -> Void) -> Progress
+    public func loadTransferable<T>(type transferableType: T.Type,
+                                    completionHandler: @escaping @Sendable (Result<T, any Error>) -> Void) -> Progress
     where T: Transferable {
         let progress = SynchronizedProgress(totalUnitCount: 100)
         let importing = T.transferEntries.filter { $0.importer != nil && $0.importedContentType != nil }
@@ -159,9 +158,9 @@ private struct KeptFile: Sendable {
     let url: URL
     private let directory: URL
 
-    private init(name: String, _ place: (URL) throws -> Void) throws {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("OpenSharing-transfer-\(UUID().uuidString)", isDirectory: true)
+    /// A file placed by `place` in a new directory under `root` (the process's temporary directory by default).
+    private init(name: String, under root: URL = FileManager.default.temporaryDirectory, _ place: (URL) throws -> Void) throws {
+        directory = root.appendingPathComponent("OpenSharing-transfer-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
         url = directory.appendingPathComponent(name)
         do { try place(url) } catch {
@@ -170,8 +169,11 @@ private struct KeptFile: Sendable {
         }
     }
 
+    /// Keeps a provider's copy past its completion handler: moved beside the directory the provider made for it,
+    /// on the same file system, so the move is a rename whatever the file's size.
     init(moving file: URL) throws {
-        try self.init(name: file.lastPathComponent) { try FileManager.default.moveItem(at: file, to: $0) }
+        let root = file.deletingLastPathComponent().deletingLastPathComponent()
+        try self.init(name: file.lastPathComponent, under: root) { try FileManager.default.moveItem(at: file, to: $0) }
     }
 
     init(copying file: URL) throws {

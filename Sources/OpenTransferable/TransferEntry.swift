@@ -1,6 +1,7 @@
 import Foundation
 import OpenItemProvider
 import OpenUniformTypeIdentifiers
+import PackageSupport
 
 /// What an exporter hands over: bytes, or a file with whether the receiver may have the original.
 enum ExportedPayload: Sendable {
@@ -57,10 +58,19 @@ extension TransferRepresentation {
 }
 
 extension Transferable {
+    /// The type's entries, flattened from `transferRepresentation` once per type: a type's representations
+    /// describe the type, not a value, so each export and import after the first chooses from the same list.
     static var transferEntries: [TransferEntry] {
-        transferRepresentation.transferEntries
+        let key = ObjectIdentifier(Self.self)
+        if let entries = flattened.withLock({ $0[key] }) { return entries }
+        let entries = transferRepresentation.transferEntries
+        flattened.withLock { $0[key] = entries }
+        return entries
     }
 }
+
+/// Each `Transferable` type's entries, once flattened.
+private let flattened = Locked<[ObjectIdentifier: [TransferEntry]]>([:])
 
 /// The error CoreTransferable's operations throw here, naming what was asked and what the type offers.
 ///

@@ -1,6 +1,5 @@
 package import Foundation
 import PropertyLists
-import SharingSystem
 
 /// What an extension is entitled to, as its bundle carries it: the app groups it shares with its app.
 ///
@@ -12,19 +11,6 @@ package enum Entitlements {
     static let applicationGroupsKey = "com.apple.security.application-groups"
     /// The most app groups read.
     static let groupLimit = 64
-
-    /// The app groups the bundle at `bundle` is entitled to; none when it carries no entitlements.
-    static func applicationGroups(in bundle: URL) throws(EntitlementsError) -> [String] {
-        let url = bundle.appendingPathComponent(fileName)
-        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
-        let data: Data
-        do {
-            data = try OpenFile.reading(url, followingLinks: false).readAll(limit: 1 << 20)
-        } catch {
-            throw EntitlementsError("cannot be read: \(error)")
-        }
-        return try applicationGroups(from: data)
-    }
 
     /// The app groups an entitlements property list names: each a name a container can have.
     package static func applicationGroups(from data: Data) throws(EntitlementsError) -> [String] {

@@ -1,5 +1,6 @@
 public import ExtensionManifest
 public import Foundation
+import SharingSystem
 
 /// An extension as installed: a directory `Name.appex` holding its `Info.plist` and its executable, as in an
 /// app's `PlugIns` directory.
@@ -61,12 +62,16 @@ public struct ExtensionBundle: Sendable {
             throw ExtensionRuntimeError(.missingKey, bundle: path, "Info.plist has no NSExtension dictionary with NSExtensionPointIdentifier")
         }
         do {
-            leftOut = try LeftOutBlock.list(in: url)
+            leftOut = try Self.fileIfPresent(LeftOutBlock.fileName, in: url, limit: 4 << 20).map(LeftOutBlock.list(from:))
+        } catch let error as SystemError {
+            throw ExtensionRuntimeError(.unreadableLeftOutList, bundle: path, "\(LeftOutBlock.fileName): cannot be read: \(error)")
         } catch {
             throw ExtensionRuntimeError(.unreadableLeftOutList, bundle: path, "\(LeftOutBlock.fileName): \(error)")
         }
         do {
-            applicationGroups = try Entitlements.applicationGroups(in: url)
+            applicationGroups = try Self.fileIfPresent(Entitlements.fileName, in: url, limit: 1 << 20).map(Entitlements.applicationGroups(from:)) ?? []
+        } catch let error as SystemError {
+            throw ExtensionRuntimeError(.unreadableEntitlements, bundle: path, "\(Entitlements.fileName): cannot be read: \(error)")
         } catch {
             throw ExtensionRuntimeError(.unreadableEntitlements, bundle: path, "\(Entitlements.fileName): \(error)")
         }
@@ -75,6 +80,14 @@ public struct ExtensionBundle: Sendable {
         self.bundleIdentifier = identifier
         self.executable = executable
         self.extensionPointIdentifier = point
+    }
+
+    /// The bytes of the file `name` a bundle may carry (at most `limit` of them), never through a link; `nil` when
+    /// the bundle carries none.
+    private static func fileIfPresent(_ name: String, in bundle: URL, limit: Int) throws(SystemError) -> Data? {
+        let url = bundle.appendingPathComponent(name)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        return try OpenFile.reading(url, followingLinks: false).readAll(limit: limit)
     }
 
     /// Every `.appex` bundle directly inside `directories`, in order of directory then name.

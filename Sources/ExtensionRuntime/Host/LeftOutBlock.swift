@@ -1,5 +1,4 @@
 public import Foundation
-import SharingSystem
 
 /// A clause of conditional compilation in an extension's own sources that iOS compiles and this build left
 /// out (`#if os(iOS)`, `#if canImport(UIKit)`, the `#else` of `#if os(Linux)` …): code that runs on a device
@@ -63,19 +62,6 @@ public struct LeftOutBlock: Codable, Sendable, Hashable, CustomStringConvertible
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Strings, integers and arrays of them always encode.
         return (try? encoder.encode(List(format: format, blocks: blocks))) ?? Data()
-    }
-
-    /// The list a bundle carries, or nil when it carries none (made without the plugin's look at its sources).
-    static func list(in bundle: URL) throws(LeftOutListError) -> [LeftOutBlock]? {
-        let url = bundle.appendingPathComponent(fileName)
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let data: Data
-        do {
-            data = try OpenFile.reading(url, followingLinks: false).readAll(limit: 4 << 20)
-        } catch {
-            throw LeftOutListError("cannot be read: \(error)")
-        }
-        return try list(from: data)
     }
 }
 
