@@ -4,22 +4,41 @@ public import OpenImageIO
 /// A color: gray or RGB components and alpha, each 0 to 1. Stands in for UIKit's `UIColor`.
 // @unchecked: UIKit's UIColor is Sendable in Apple's SDK; an open NSObject subclass the compiler cannot check, its one value immutable.
 open class UIColor: NSObject, @unchecked Sendable {
-    /// Stands in for `UIColor.cgColor`.
+    /// Stands in for `UIColor.cgColor`: a dynamic color's is its color for the device's traits, which do not
+    /// change while an extension runs.
     public let cgColor: CGColor
+    /// A dynamic color's provider, asked again by `resolvedColor(with:)`.
+    private let provider: ((UITraitCollection) -> UIColor)?
 
     /// Stands in for `UIColor.init(red:green:blue:alpha:)`.
     public init(red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat) {
         cgColor = CGColor(red: red, green: green, blue: blue, alpha: alpha)
+        provider = nil
     }
 
     /// Stands in for `UIColor.init(white:alpha:)`.
     public init(white: CGFloat, alpha: CGFloat) {
         cgColor = CGColor(gray: white, alpha: alpha)
+        provider = nil
     }
 
     /// Stands in for `UIColor.init(cgColor:)`.
     public init(cgColor: CGColor) {
         self.cgColor = cgColor
+        provider = nil
+    }
+
+    /// A color that `dynamicProvider` gives for each set of traits: for the device's (light mode) unless
+    /// resolved for others. Stands in for `UIColor.init(dynamicProvider:)`.
+    public init(dynamicProvider: @escaping (UITraitCollection) -> UIColor) {
+        cgColor = dynamicProvider(UITraitCollection.current).cgColor
+        provider = dynamicProvider
+    }
+
+    /// The color for `traitCollection`: a dynamic color's provider asked for it, any other color itself.
+    /// Stands in for `UIColor.resolvedColor(with:)`.
+    open func resolvedColor(with traitCollection: UITraitCollection) -> UIColor {
+        provider?(traitCollection) ?? self
     }
 
     /// Makes this the color the current image context fills with. Stands in for `UIColor.setFill()`.

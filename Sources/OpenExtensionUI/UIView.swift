@@ -29,6 +29,12 @@ open class UIView: UIResponder {
 
     /// Stands in for `isAccessibilityElement`.
     open var isAccessibilityElement = false
+    /// The device's traits (`UITraitEnvironment`): a phone in portrait at the screen's scale, light mode.
+    /// Stands in for `traitCollection`.
+    open var traitCollection: UITraitCollection { .device }
+    /// Called when the traits change, which they never do while an extension runs here.
+    /// Stands in for `traitCollectionDidChange(_:)`.
+    open func traitCollectionDidChange(_ previousTraitCollection: UITraitCollection?) {}
     /// Stands in for `accessibilityLabel`.
     open var accessibilityLabel: String?
     /// Stands in for `accessibilityHint`.

@@ -50,6 +50,15 @@ open class UIViewController: UIResponder {
     /// Whether the view has loaded. Stands in for `UIViewController.isViewLoaded`.
     open var isViewLoaded: Bool { loadedView != nil }
 
+    /// The view if it has loaded, without loading it. Stands in for `UIViewController.viewIfLoaded`.
+    open var viewIfLoaded: UIView? { loadedView }
+
+    /// Loads the view (`loadView()`, then `viewDidLoad()`) unless it has loaded. Stands in for
+    /// `UIViewController.loadViewIfNeeded()`.
+    open func loadViewIfNeeded() {
+        _ = view
+    }
+
     /// Stands in for `UIViewController.title`; setting it sets the navigation item's.
     open var title: String? {
         didSet { storedNavigationItem?.title = title }
@@ -142,6 +151,12 @@ open class UIViewController: UIResponder {
     open func loadView() { view = UIView() }
     /// Stands in for `UIViewController.viewDidLoad()`.
     open func viewDidLoad() {}
+    /// The device's traits (`UITraitEnvironment`): a phone in portrait at the screen's scale, light mode.
+    /// Stands in for `traitCollection`.
+    open var traitCollection: UITraitCollection { .device }
+    /// Called when the traits change, which they never do while an extension runs here.
+    /// Stands in for `traitCollectionDidChange(_:)`.
+    open func traitCollectionDidChange(_ previousTraitCollection: UITraitCollection?) {}
     /// Stands in for `UIViewController.viewWillAppear(_:)`.
     open func viewWillAppear(_ animated: Bool) {}
     /// Stands in for `UIViewController.viewDidAppear(_:)`.

@@ -198,3 +198,44 @@ struct SegmentedControlTests {
         #expect(fromActions.numberOfSegments == 1 && fromActions.frame.width == 200)
     }
 }
+
+@Suite("Traits and dynamic colours")
+@MainActor
+struct TraitTests {
+    /// A view controller that adapts as extension code does: by its traits, and with a colour for each style.
+    final class AdaptiveSheet: UIViewController {
+        var columns = 0
+        let accent = UIColor { traits in traits.userInterfaceStyle == .dark ? .white : .black }
+
+        override func viewDidLoad() {
+            super.viewDidLoad()
+            columns = traitCollection.horizontalSizeClass == .regular ? 3 : 1
+            view.backgroundColor = accent
+        }
+    }
+
+    @Test("views and view controllers have the device's traits: a phone in portrait at the screen's scale, light mode")
+    func deviceTraits() {
+        let sheet = AdaptiveSheet()
+        sheet.loadViewIfNeeded()
+        #expect(sheet.columns == 1)
+        let traits = sheet.view.traitCollection
+        #expect(traits.userInterfaceIdiom == .phone && traits.verticalSizeClass == .regular && traits.userInterfaceStyle == .light)
+        #expect(traits.displayScale == UIScreen.main.scale && traits.preferredContentSizeCategory == .large)
+        #expect(!traits.preferredContentSizeCategory.isAccessibilityCategory && UIContentSizeCategory.accessibilityLarge.isAccessibilityCategory)
+        #expect(traits.containsTraits(in: UITraitCollection(horizontalSizeClass: .compact)))
+        #expect(!traits.containsTraits(in: UITraitCollection(userInterfaceStyle: .dark)))
+    }
+
+    @Test("a dynamic colour is its light appearance here, and its provider answers for other traits")
+    func dynamicColour() {
+        let sheet = AdaptiveSheet()
+        #expect(sheet.accent.cgColor.components == UIColor.black.cgColor.components)
+        let dark = UITraitCollection(userInterfaceStyle: .dark)
+        #expect(sheet.accent.resolvedColor(with: dark).cgColor.components == UIColor.white.cgColor.components)
+        #expect(UIColor.red.resolvedColor(with: dark).cgColor.components == UIColor.red.cgColor.components)
+        #expect(dark.hasDifferentColorAppearance(comparedTo: sheet.traitCollection))
+        let merged = UITraitCollection(traitsFrom: [UITraitCollection(userInterfaceStyle: .dark), UITraitCollection(displayScale: 2)])
+        #expect(merged.userInterfaceStyle == .dark && merged.displayScale == 2 && merged.horizontalSizeClass == .unspecified)
+    }
+}
