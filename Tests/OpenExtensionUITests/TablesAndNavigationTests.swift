@@ -294,3 +294,73 @@ struct TablesAndNavigationTests {
         #expect(menu.children.map(\.title) == ["Copy"])
     }
 }
+
+/// A destination picker written as a table view controller, as read-later and bookmark apps write theirs: the
+/// controller is the table's data source and delegate, its answers overrides; choosing a folder posts the share.
+final class FolderPicker: UITableViewController {
+    let folders = ["Inbox", "Reading", "Archive"]
+    var asked: [String] = []
+    var chosen: String?
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        title = "Save to"
+        tableView.register(UITableViewCell.self, forCellReuseIdentifier: "Folder")
+    }
+
+    override func tableView(_ tableView: UITableView, numberOfRowsInSection section: Int) -> Int {
+        asked.append("rows \(section)")
+        return folders.count
+    }
+
+    override func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell {
+        asked.append("cell \(indexPath.row)")
+        let cell = tableView.dequeueReusableCell(withIdentifier: "Folder", for: indexPath)
+        cell.textLabel?.text = folders[indexPath.row]
+        return cell
+    }
+
+    override func tableView(_ tableView: UITableView, didSelectRowAt indexPath: IndexPath) {
+        chosen = folders[indexPath.row]
+        extensionContext?.completeRequest(returningItems: nil, completionHandler: nil)
+    }
+}
+
+@Suite("Table view controllers")
+@MainActor
+struct TableViewControllerTests {
+    @Test("the controller's view is its table, which asks the controller's overrides for its rows; a plain table with UIKit's defaults otherwise")
+    func asksTheController() {
+        let picker = FolderPicker()
+        #expect(picker.view === picker.tableView && picker.tableView.style == .plain)
+        #expect(picker.tableView.dataSource === picker && picker.tableView.delegate === picker)
+        ExtensionPresenter.present(picker, with: NSExtensionContext(inputItems: [NSExtensionItem()]))
+        #expect(picker.asked == ["rows 0", "cell 0", "cell 1", "cell 2"])
+        #expect(picker.tableView.visibleCells.map { $0.textLabel?.text } == ["Inbox", "Reading", "Archive"])
+        let grouped = UITableViewController(style: .insetGrouped)
+        #expect(grouped.tableView.style == .insetGrouped && grouped.numberOfSections(in: grouped.tableView) == 1)
+        #expect(grouped.tableView(grouped.tableView, numberOfRowsInSection: 0) == 0)
+    }
+
+    @Test("the scripted user picks the first folder, and the controller's didSelectRowAt override ends the request")
+    func userChoosesAFolder() async {
+        let context = NSExtensionContext(inputItems: [NSExtensionItem()])
+        let picker = FolderPicker()
+        ExtensionPresenter.present(picker, with: context, user: .post)
+        guard case .completed = await context.requestEnded() else { Issue.record("\(String(describing: context.outcome))"); return }
+        #expect(picker.chosen == "Inbox")
+    }
+
+    @Test("a selected row is deselected when the view appears again, unless the controller keeps it")
+    func clearsSelection() {
+        let picker = FolderPicker()
+        ExtensionPresenter.present(picker, with: NSExtensionContext(inputItems: [NSExtensionItem()]))
+        picker.tableView.selectRow(at: IndexPath(row: 1, section: 0), animated: false, scrollPosition: .none)
+        picker.viewWillAppear(false)
+        #expect(picker.tableView.indexPathForSelectedRow == nil)
+        picker.clearsSelectionOnViewWillAppear = false
+        picker.tableView.selectRow(at: IndexPath(row: 1, section: 0), animated: false, scrollPosition: .none)
+        picker.viewWillAppear(false)
+        #expect(picker.tableView.indexPathForSelectedRow == IndexPath(row: 1, section: 0))
+    }
+}
