@@ -200,3 +200,25 @@ open class UIButton: UIControl {
     /// Stands in for `UIButton.titleColor(for:)`.
     open func titleColor(for state: UIControl.State) -> UIColor? { titleColors[state] ?? titleColors[.normal] }
 }
+
+/// An on/off switch: its state kept; a person's toggle sends `.valueChanged`, setting it in code sends nothing,
+/// as UIKit's. Stands in for UIKit's `UISwitch`.
+@preconcurrency @MainActor
+open class UISwitch: UIControl {
+    /// Stands in for `UISwitch.isOn`.
+    open var isOn = false
+    /// Stands in for `UISwitch.onTintColor`.
+    open var onTintColor: UIColor?
+    /// Stands in for `UISwitch.thumbTintColor`.
+    open var thumbTintColor: UIColor?
+
+    /// Stands in for `UISwitch.init(frame:)`; a switch is 51 × 31 points whatever the frame says, as UIKit's.
+    public override init(frame: CGRect) {
+        super.init(frame: CGRect(origin: frame.origin, size: CGSize(width: 51, height: 31)))
+    }
+
+    /// Stands in for `UISwitch.setOn(_:animated:)`.
+    open func setOn(_ on: Bool, animated: Bool) {
+        isOn = on
+    }
+}

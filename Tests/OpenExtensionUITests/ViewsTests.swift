@@ -239,3 +239,45 @@ struct TraitTests {
         #expect(merged.userInterfaceStyle == .dark && merged.displayScale == 2 && merged.horizontalSizeClass == .unspecified)
     }
 }
+
+@Suite("Progress, switches and effects")
+@MainActor
+struct ProgressAndSwitchTests {
+    @Test("a progress view clamps what it is set to, and follows the Progress it observes")
+    func progressView() {
+        let bar = UIProgressView(progressViewStyle: .bar)
+        bar.setProgress(1.7, animated: true)
+        #expect(bar.progress == 1 && bar.progressViewStyle == .bar)
+        bar.progress = -1
+        #expect(bar.progress == 0)
+        let upload = Progress(totalUnitCount: 4)
+        bar.observedProgress = upload
+        upload.completedUnitCount = 3
+        #expect(bar.progress == 0.75)
+        bar.observedProgress = nil
+        #expect(bar.progress == 0)
+    }
+
+    @Test("a switch keeps its state; setting it in code sends no value-changed action, a person's toggle does")
+    func switches() {
+        let toggle = UISwitch(frame: CGRect(x: 10, y: 10, width: 200, height: 100))
+        var changes = 0
+        toggle.addAction(UIAction { _ in changes += 1 }, for: .valueChanged)
+        toggle.setOn(true, animated: false)
+        #expect(toggle.isOn && changes == 0 && toggle.frame == CGRect(x: 10, y: 10, width: 51, height: 31))
+        toggle.isOn.toggle()
+        toggle.sendActions(for: .valueChanged)
+        #expect(!toggle.isOn && changes == 1)
+    }
+
+    @Test("a visual-effect view keeps its effect and holds its content in a content view that fills it")
+    func effectView() {
+        let blur = UIVisualEffectView(effect: UIBlurEffect(style: .systemMaterial))
+        blur.frame = CGRect(x: 0, y: 0, width: 300, height: 120)
+        let label = UILabel()
+        blur.contentView.addSubview(label)
+        blur.layoutIfNeeded()
+        #expect(blur.contentView.superview === blur && blur.contentView.frame == blur.bounds && label.superview === blur.contentView)
+        #expect(blur.effect is UIBlurEffect)
+    }
+}
