@@ -143,6 +143,11 @@ open class UIControl: UIView {
 /// for UIKit's `UIButton`.
 @preconcurrency @MainActor
 open class UIButton: UIControl {
+    /// Never decoded from storyboards here. Stands in for `init?(coder:)`.
+    public required init?(coder: NSCoder) {
+        return nil
+    }
+
     /// Stands in for `UIButton.ButtonType`, with UIKit's raw values.
     public enum ButtonType: Int, Sendable {
         case custom = 0, system, detailDisclosure, infoLight, infoDark, contactAdd, close = 7
@@ -205,6 +210,11 @@ open class UIButton: UIControl {
 /// as UIKit's. Stands in for UIKit's `UISwitch`.
 @preconcurrency @MainActor
 open class UISwitch: UIControl {
+    /// Never decoded from storyboards here. Stands in for `init?(coder:)`.
+    public required init?(coder: NSCoder) {
+        return nil
+    }
+
     /// Stands in for `UISwitch.isOn`.
     open var isOn = false
     /// Stands in for `UISwitch.onTintColor`.

@@ -48,6 +48,11 @@ open class UILabel: UIView {
 /// An image in a view: kept, drawn nowhere. Stands in for UIKit's `UIImageView`.
 @preconcurrency @MainActor
 open class UIImageView: UIView {
+    /// Never decoded from storyboards here. Stands in for `init?(coder:)`.
+    public required init?(coder: NSCoder) {
+        return nil
+    }
+
     /// Stands in for `UIImageView.image`.
     open var image: UIImage?
     /// Stands in for `UIImageView.highlightedImage`.

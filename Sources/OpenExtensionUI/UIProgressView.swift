@@ -5,6 +5,11 @@ public import OpenImageIO
 /// sheets show theirs. Nothing draws it. Stands in for UIKit's `UIProgressView`.
 @preconcurrency @MainActor
 open class UIProgressView: UIView {
+    /// Never decoded from storyboards here. Stands in for `init?(coder:)`.
+    public required init?(coder: NSCoder) {
+        return nil
+    }
+
     /// Stands in for `UIProgressView.Style`, with UIKit's raw values.
     public enum Style: Int, Sendable {
         case `default` = 0, bar
@@ -78,6 +83,11 @@ open class UIBlurEffect: UIVisualEffect, @unchecked Sendable {
 /// for UIKit's `UIVisualEffectView`.
 @preconcurrency @MainActor
 open class UIVisualEffectView: UIView {
+    /// Never decoded from storyboards here. Stands in for `init?(coder:)`.
+    public required init?(coder: NSCoder) {
+        return nil
+    }
+
     /// Stands in for `UIVisualEffectView.effect`.
     open var effect: UIVisualEffect?
     /// Where the view's content goes. Stands in for `UIVisualEffectView.contentView`.

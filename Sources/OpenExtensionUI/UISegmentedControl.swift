@@ -7,6 +7,11 @@ public import OpenImageIO
 /// Stands in for UIKit's `UISegmentedControl`.
 @preconcurrency @MainActor
 open class UISegmentedControl: UIControl {
+    /// Never decoded from storyboards here. Stands in for `init?(coder:)`.
+    public required init?(coder: NSCoder) {
+        return nil
+    }
+
     /// The selected index when none is. Stands in for `UISegmentedControl.noSegment`.
     public static let noSegment = -1
 

@@ -12,6 +12,11 @@ extension NSLayoutConstraint {
 /// for UIKit's `UIStackView`.
 @preconcurrency @MainActor
 open class UIStackView: UIView {
+    /// Never decoded from storyboards here. Stands in for `init?(coder:)`.
+    public required init?(coder: NSCoder) {
+        return nil
+    }
+
     /// Stands in for `UIStackView.Alignment`, with UIKit's raw values.
     public enum Alignment: Int, Sendable {
         case fill = 0, leading, firstBaseline, center, trailing, lastBaseline
@@ -93,6 +98,11 @@ open class UIStackView: UIView {
 /// `UIActivityIndicatorView`.
 @preconcurrency @MainActor
 open class UIActivityIndicatorView: UIView {
+    /// Never decoded from storyboards here. Stands in for `init?(coder:)`.
+    public required init?(coder: NSCoder) {
+        return nil
+    }
+
     /// Stands in for `UIActivityIndicatorView.Style`, with UIKit's raw values.
     public enum Style: Int, Sendable {
         case medium = 100, large = 101

@@ -52,6 +52,13 @@ open class UIView: UIResponder {
         super.init()
     }
 
+    /// Views are never decoded from storyboards or nibs here: this fails, so a subclass's
+    /// `required init?(coder:)` that calls `super.init(coder:)` compiles, as with UIKit, and makes no view.
+    /// Stands in for `UIView.init?(coder:)`.
+    public required init?(coder: NSCoder) {
+        return nil
+    }
+
     public override convenience init() {
         self.init(frame: .zero)
     }

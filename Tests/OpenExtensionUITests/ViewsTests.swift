@@ -281,3 +281,30 @@ struct ProgressAndSwitchTests {
         #expect(blur.effect is UIBlurEffect)
     }
 }
+
+/// A card view written as UIKit requires: its own initializer, and `init?(coder:)` passed up, as views that
+/// may also come from a storyboard write it.
+final class CardView: UIView {
+    let title = UILabel()
+
+    override init(frame: CGRect) {
+        super.init(frame: frame)
+        addSubview(title)
+    }
+
+    required init?(coder: NSCoder) {
+        super.init(coder: coder)
+        addSubview(title)
+    }
+}
+
+@Suite("Views decoded from storyboards")
+@MainActor
+struct CoderTests {
+    @Test("a view's init?(coder:) can be passed up as UIKit requires, and makes no view: there are no storyboards here")
+    func coderFails() {
+        #expect(CardView(frame: .zero).subviews.count == 1)
+        #expect(CardView(coder: NSCoder()) == nil)
+        #expect(UIButton(coder: NSCoder()) == nil)
+    }
+}
