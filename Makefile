@@ -42,7 +42,7 @@ demo: extensions
 # start child processes: the runtime's child is a clone of this threaded process, whose first libc call that the
 # sanitizer intercepts (vfork) waits forever for a lock another thread held at the clone.
 TSAN_SKIPPED := ChildProcessTests|ProcessTreeTests|ChildRunTests|ProcessIdentityTests
-TSAN_TESTS := PackageSupportTests|SharingSystemTests|ContentTypesTests|OpenItemProviderTests|OpenUserNotificationsTests|SharingShimTests|ShareIntakeTests|ShareInboxTests|heifOrientations
+TSAN_TESTS := PackageSupportTests|SharingSystemTests|ContentTypesTests|OpenItemProviderTests|OpenTransferableTests|OpenUserNotificationsTests|SharingShimTests|ShareIntakeTests|ShareInboxTests|heifOrientations
 
 # The compatibility suite (Tests/Compatibility): a package of its own, so that nothing it builds enters this
 # package's build, depending on a tagged clone of this checkout by version, as a user's package does.
