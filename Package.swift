@@ -218,7 +218,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenTransferableTests",
-            dependencies: ["SharingShim"],
+            dependencies: ["SharingShim", "PackageSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

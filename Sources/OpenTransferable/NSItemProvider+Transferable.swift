@@ -118,11 +118,12 @@ extension NSItemProvider {
 
     // MARK: Exporting
 
-    /// Runs an entry's exporter on a fresh value in a task of its own, and hands the result to `body`.
+    /// Runs an entry's exporter on a fresh value in a task of its own, on the loaders' queue rather than the
+    /// cooperative pool (a host whose pool is busy still answers), and hands the result to `body`.
     private static func exporting<T: Transferable>(_ entry: TransferEntry, of transferable: @escaping @Sendable () -> T,
                                                   _ body: @escaping @Sendable (Result<ExportedPayload, any Error>) -> Void) -> Progress? {
         let progress = SynchronizedProgress(totalUnitCount: 1)
-        let task = Task {
+        let task = Task(executorPreference: QueueTaskExecutor.loaders) {
             let result: Result<ExportedPayload, any Error>
             do { result = .success(try await entry.export(transferable())) } catch { result = .failure(error) }
             progress.completedUnitCount = 1
@@ -202,10 +203,11 @@ private struct Finishing<T: Sendable>: Sendable {
         reply.resolve(result)
     }
 
-    /// Runs the importer in a task of its own; its result is the load's unless the load was cancelled.
+    /// Runs the importer in a task of its own, on the loaders' queue rather than the cooperative pool; its
+    /// result is the load's unless the load was cancelled.
     func run(_ body: @escaping @Sendable () async throws -> T) {
         let reply = reply
-        let task = Task {
+        let task = Task(executorPreference: QueueTaskExecutor.loaders) {
             do { reply.resolve(.success(try await body())) } catch { reply.resolve(.failure(error)) }
         }
         importer.withLock { $0 = task }

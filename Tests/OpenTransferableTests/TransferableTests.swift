@@ -1,3 +1,4 @@
+import PackageSupport
 import SharingShim
 import Testing
 
@@ -199,6 +200,14 @@ struct TransferableItemProviderTests {
         #expect(try await load(URL.self, from: provider) == URL(string: "https://example.com/page")!)
     }
 
+    @Test("a registered value's exporter and a loaded value's importer run on the loaders' queue, not the cooperative pool")
+    func offThePool() async throws {
+        let provider = NSItemProvider()
+        provider.register(QueueProbe(label: ""))
+        let loaded = try await load(QueueProbe.self, from: provider)
+        #expect(loaded.label == "org.opensharing.loaders exported, org.opensharing.loaders imported")
+    }
+
     @Test("cancelling the load ends it once, with the user-cancelled error")
     func cancellation() async throws {
         let (gate, open) = AsyncStream<Void>.makeStream()
@@ -222,6 +231,25 @@ struct TransferableItemProviderTests {
         #expect(calls.value == 1)
         #expect(throws: CocoaError.self) { try result.get() }
         if case .failure(let error as CocoaError) = result { #expect(error.code == .userCancelled) }
+    }
+}
+
+/// A value whose representation records the dispatch queue each side runs on.
+private struct QueueProbe: Transferable {
+    var label: String
+
+    /// Whether this runs on the loaders' executor.
+    static var currentQueue: String {
+        let onLoaders = withUnsafeCurrentTask { $0?.unownedTaskExecutor == QueueTaskExecutor.loaders.asUnownedTaskExecutor() }
+        return onLoaders ? "org.opensharing.loaders" : "elsewhere"
+    }
+
+    static var transferRepresentation: some TransferRepresentation {
+        DataRepresentation(contentType: UTType(exportedAs: "org.opensharing.tests.queue-probe")) { _ in
+            Data("\(currentQueue) exported".utf8)
+        } importing: { data in
+            QueueProbe(label: "\(String(decoding: data, as: UTF8.self)), \(currentQueue) imported")
+        }
     }
 }
 
