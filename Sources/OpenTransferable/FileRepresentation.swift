@@ -90,14 +90,8 @@ public struct ReceivedTransferredFile: Sendable {
     /// fed from bytes (`init(importing:contentType:)` with data, a provider that only had data).
     static func withTemporaryFile<Result: Sendable>(holding data: Data, type: UTType?,
                                           _ importing: @Sendable (ReceivedTransferredFile) async throws -> Result) async throws -> Result {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("OpenSharing-transfer-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var name = "data"
-        if let ext = type?.preferredFilenameExtension { name += ".\(ext)" }
-        let file = directory.appendingPathComponent(name)
-        try data.write(to: file)
-        return try await importing(ReceivedTransferredFile(file: file, isOriginalFile: false))
+        let kept = try KeptFile(holding: data, type: type)
+        defer { kept.remove() }
+        return try await importing(ReceivedTransferredFile(file: kept.url, isOriginalFile: false))
     }
 }

@@ -46,9 +46,9 @@ extension NSItemProvider {
                         case .success(.file(let sent)):
                             // The representation lets a receiver open files in place but this file's sender does
                             // not: the receiver gets a copy, removed once the provider has taken it.
-                            Self.handingOverCopy(of: sent.file) { copy, error in completion(copy, false, error) }
+                            Self.handingOver({ try KeptFile(copying: sent.file) }) { copy, error in completion(copy, false, error) }
                         case .success(.data(let data)):
-                            Self.handingOverFile(holding: data, type: type) { file, error in completion(file, false, error) }
+                            Self.handingOver({ try KeptFile(holding: data, type: type) }) { file, error in completion(file, false, error) }
                         case .failure(let error): completion(nil, false, error)
                         }
                     }
@@ -133,60 +133,15 @@ extension NSItemProvider {
         return progress
     }
 
-    private static func handingOverCopy(of file: URL, _ completion: (URL?, (any Error)?) -> Void) {
+    /// Hands `completion` a file of its own, made by `make`, and removes it once the provider has taken it.
+    private static func handingOver(_ make: () throws -> KeptFile, _ completion: (URL?, (any Error)?) -> Void) {
         do {
-            let kept = try KeptFile(copying: file)
+            let kept = try make()
             completion(kept.url, nil)
             kept.remove()
         } catch {
             completion(nil, error)
         }
-    }
-
-    private static func handingOverFile(holding data: Data, type: UTType, _ completion: (URL?, (any Error)?) -> Void) {
-        do {
-            let kept = try KeptFile(holding: data, named: "data" + (type.preferredFilenameExtension.map { ".\($0)" } ?? ""))
-            completion(kept.url, nil)
-            kept.remove()
-        } catch {
-            completion(nil, error)
-        }
-    }
-}
-
-/// A file in a temporary directory of its own, which `remove()` removes.
-private struct KeptFile: Sendable {
-    let url: URL
-    private let directory: URL
-
-    /// A file placed by `place` in a new directory under `root` (the process's temporary directory by default).
-    private init(name: String, under root: URL = FileManager.default.temporaryDirectory, _ place: (URL) throws -> Void) throws {
-        directory = root.appendingPathComponent("OpenSharing-transfer-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
-        url = directory.appendingPathComponent(name)
-        do { try place(url) } catch {
-            try? FileManager.default.removeItem(at: directory)
-            throw error
-        }
-    }
-
-    /// Keeps a provider's copy past its completion handler: moved beside the directory the provider made for it,
-    /// on the same file system, so the move is a rename whatever the file's size.
-    init(moving file: URL) throws {
-        let root = file.deletingLastPathComponent().deletingLastPathComponent()
-        try self.init(name: file.lastPathComponent, under: root) { try FileManager.default.moveItem(at: file, to: $0) }
-    }
-
-    init(copying file: URL) throws {
-        try self.init(name: file.lastPathComponent) { try FileManager.default.copyItem(at: file, to: $0) }
-    }
-
-    init(holding data: Data, named name: String) throws {
-        try self.init(name: name) { try data.write(to: $0, options: .withoutOverwriting) }
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: directory)
     }
 }
 

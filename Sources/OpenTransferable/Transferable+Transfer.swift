@@ -173,12 +173,8 @@ extension TransferRepresentationVisibility {
 extension ReceivedTransferredFile {
     /// Runs `importing` on a copy of `file` in a directory of its own, removed afterwards.
     static func withCopy<Result: Sendable>(of file: URL, _ importing: (ReceivedTransferredFile) async throws -> Result) async throws -> Result {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("OpenSharing-transfer-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let copy = directory.appendingPathComponent(file.lastPathComponent)
-        try FileManager.default.copyItem(at: file, to: copy)
-        return try await importing(ReceivedTransferredFile(file: copy, isOriginalFile: false))
+        let kept = try KeptFile(copying: file)
+        defer { kept.remove() }
+        return try await importing(ReceivedTransferredFile(file: kept.url, isOriginalFile: false))
     }
 }

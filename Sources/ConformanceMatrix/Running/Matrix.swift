@@ -164,7 +164,7 @@ public struct Matrix: Sendable {
                             let cell = MatrixCell(bundle: path, host: profile, fixture: fixture, content: shared, device: device, user: user,
                                                   faults: [fault], timeout: timeout, appGroup: folder.appending(component: "groups").path)
                             // A large share changes what is shared: the activation rule decides again in the run.
-                            let hidden = if case .largeShare = fault { false } else { activation?.matches == false }
+                            let hidden = !fault.isLargeShare && activation?.matches == false
                             let decided: (CellStatus, String)? = hidden ? (.run(.notActivated), activation?.reasons.joined(separator: "; ") ?? "") : nil
                             cells.append(PlannedCell(cell: cell, directory: folder, decided: decided, attachments: attachments))
                         }
