@@ -44,7 +44,7 @@ struct TransferableShareTests {
 
         let run = try await ExtensionHost().run(bundle, items: [item])
         guard case .completed(let items) = run.outcome else {
-            Issue.record("expected completion, got \(run.outcome); log: \(run.log)")
+            Issue.record("expected completion, got \(run.outcome) after \(run.requestTime) of request time (\(run.waitedForCore) waited for a core); loads: \(run.loads); log: \(run.log)")
             return
         }
         let answer = try await items.first?.attachments?.first?.loadItem(forTypeIdentifier: "public.plain-text", options: nil)
