@@ -89,17 +89,18 @@ public enum NotificationHarness {
         let request = push.makeRequest()
         let handed = Handed()
         nonisolated(unsafe) let service = service
-        await MainActor.run {
-            service.didReceive(request) { handed.record($0) }
-        }
-        // The expiry, as the runtime calls it: on a thread of its own when the time is up, its clock a thread's
-        // (the test's tasks may wait their turn on a busy machine); then a second's grace.
+        // The expiry, as the runtime calls it: on a thread of its own when the time is up, its clock a thread's,
+        // started in the same step as the request, so a test task that waits its turn on a busy machine does not
+        // start it late; then a second's grace.
         let seconds = Double(timeLimit.components.seconds) + Double(timeLimit.components.attoseconds) / 1e18
-        Thread.detachNewThread {
-            Thread.sleep(forTimeInterval: seconds)
-            if handed.content == nil { service.serviceExtensionTimeWillExpire() }
+        let deadline = await MainActor.run {
+            service.didReceive(request) { handed.record($0) }
+            Thread.detachNewThread {
+                Thread.sleep(forTimeInterval: seconds)
+                if handed.content == nil { service.serviceExtensionTimeWillExpire() }
+            }
+            return ContinuousClock.now + timeLimit + .seconds(1)
         }
-        let deadline = ContinuousClock.now + timeLimit + .seconds(1)
         while handed.content == nil && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
         let original = request.content
         guard let content = handed.content else {
