@@ -36,7 +36,7 @@ struct ReadLaterShareTests {
 
     @Test("a background session with the app group as its shared container: completed at once, the upload carried by the host after the process has gone and in the report, no connection of the extension's own")
     func background() throws {
-        let service = try Service(answeringOnceGone: "ReadLaterShare.appex/ReadLaterShare")
+        let service = try Service(answeringOnceGone: "ReadLaterShare")
         defer { service.stop() }
         let result = try Self.share(sending: "background", to: service)
         #expect(result.status == 0 && result.report["status"] as? String == "completed", "\(result.report)")
@@ -76,7 +76,7 @@ final class Service: @unchecked Sendable {
 
     var bodies: [String] { lock.withLock { received } }
 
-    /// Answers a request only once no process's command line names `gone` (when given), within 60 seconds.
+    /// Answers a request only once no program named `gone` (when given) runs, within 60 seconds.
     private let gone: String?
 
     init(answeringOnceGone gone: String? = nil) throws {
@@ -104,14 +104,21 @@ final class Service: @unchecked Sendable {
         close(listener)
     }
 
-    /// Waits until no process's command line contains `name`, looking again each time the process list
-    /// changes shape or 10 ms pass, at most 60 seconds.
-    private static func wait(untilNoProcessNames name: String) {
+    /// Waits until no process named `name` runs, looking every 10 ms, at most 60 seconds. A process has ended
+    /// when all its threads have, as the kernel tells a process descriptor: its first thread a zombie and no
+    /// other left (`Threads: 1`). Not when its command line goes: that goes as the first thread exits, while
+    /// the others may still wait for a core to exit too.
+    private static func wait(untilNoProcessNamed name: String) {
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             let running = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).contains { entry in
-                guard entry.allSatisfy(\.isNumber), let line = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return false }
-                return String(decoding: line, as: UTF8.self).contains(name)
+                guard entry.allSatisfy(\.isNumber), let status = FileManager.default.contents(atPath: "/proc/\(entry)/status") else { return false }
+                let fields = Dictionary(String(decoding: status, as: UTF8.self).split(separator: "\n").map { line in
+                    let parts = line.split(separator: ":", maxSplits: 1)
+                    return (String(parts[0]), parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
+                }) { first, _ in first }
+                let ended = fields["State"].map { $0.hasPrefix("Z") || $0.hasPrefix("X") } == true && fields["Threads"] == "1"
+                return fields["Name"] == name && !ended
             }
             if !running { return }
             usleep(10_000)
@@ -144,7 +151,7 @@ final class Service: @unchecked Sendable {
                 guard count > 0 else { break }
                 request += buffer.prefix(count)
             }
-            if let gone { Self.wait(untilNoProcessNames: gone) }
+            if let gone { Self.wait(untilNoProcessNamed: gone) }
             let answer = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
             _ = answer.withCString { write(connection, $0, strlen($0)) }
             close(connection)
