@@ -48,7 +48,7 @@ public struct FileRepresentation<Item>: TransferRepresentation, PrimitiveTransfe
             entry.importer = { (payload: ImportedPayload) async throws -> any Sendable in
                 switch payload {
                 case .file(let file): return try await importing(file)
-                case .data(let data): return try await ReceivedTransferredFile.withTemporaryFile(holding: data, type: imported, importing)
+                case .data(let data): return try await ReceivedTransferredFile.withKept({ try KeptFile(holding: data, type: imported) }, importing)
                 }
             }
         }
@@ -86,11 +86,11 @@ public struct ReceivedTransferredFile: Sendable {
         self.isOriginalFile = isOriginalFile
     }
 
-    /// Runs `importing` on `data` written to a file of its own, removed afterwards: a file representation
-    /// fed from bytes (`init(importing:contentType:)` with data, a provider that only had data).
-    static func withTemporaryFile<Result: Sendable>(holding data: Data, type: UTType?,
-                                          _ importing: @Sendable (ReceivedTransferredFile) async throws -> Result) async throws -> Result {
-        let kept = try KeptFile(holding: data, type: type)
+    /// Runs `importing` on a file of its own that `make` places (bytes written for an importer that wants a file, a
+    /// copy of a file not to be opened in place), removed afterwards.
+    static func withKept<Result: Sendable>(_ make: () throws -> KeptFile,
+                                           _ importing: (ReceivedTransferredFile) async throws -> Result) async throws -> Result {
+        let kept = try make()
         defer { kept.remove() }
         return try await importing(ReceivedTransferredFile(file: kept.url, isOriginalFile: false))
     }

@@ -90,7 +90,7 @@ extension Transferable {
             case .file where entry.attemptsOpeningInPlace:
                 return try await entry.import(.file(ReceivedTransferredFile(file: file, isOriginalFile: true)), as: Self.self)
             case .file:
-                return try await ReceivedTransferredFile.withCopy(of: file) { copy in
+                return try await ReceivedTransferredFile.withKept({ try KeptFile(copying: file) }) { copy in
                     try await entry.import(.file(copy), as: Self.self)
                 }
             }
@@ -167,14 +167,5 @@ extension TransferRepresentationVisibility {
     /// Whether a representation of this visibility reaches a receiver of `audience`.
     func admits(_ audience: TransferRepresentationVisibility) -> Bool {
         self == .all || self == audience || audience == .ownProcess
-    }
-}
-
-extension ReceivedTransferredFile {
-    /// Runs `importing` on a copy of `file` in a directory of its own, removed afterwards.
-    static func withCopy<Result: Sendable>(of file: URL, _ importing: (ReceivedTransferredFile) async throws -> Result) async throws -> Result {
-        let kept = try KeptFile(copying: file)
-        defer { kept.remove() }
-        return try await importing(ReceivedTransferredFile(file: kept.url, isOriginalFile: false))
     }
 }
