@@ -39,6 +39,15 @@ void csharing_start_writeback(int descriptor, off_t offset, off_t length) {
 #endif
 }
 
+void csharing_reserve_blocks(int descriptor, off_t length) {
+#if defined(__linux__)
+    // Without it ext4 allocates as writeback reaches each range (delayed allocation), bookkeeping per page.
+    (void)fallocate(descriptor, FALLOC_FL_KEEP_SIZE, 0, length);
+#else
+    (void)descriptor; (void)length;
+#endif
+}
+
 ssize_t csharing_sendfile(int to, int from, long long *offset, size_t length) {
 #if defined(__linux__)
     off_t at = (off_t)*offset;

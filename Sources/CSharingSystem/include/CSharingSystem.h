@@ -17,6 +17,11 @@ ssize_t csharing_sendfile(int to, int from, long long *offset, size_t length);
 /// with SYNC_FILE_RANGE_WRITE on Linux); nothing elsewhere. Not a flush: what it started, fsync finishes.
 void csharing_start_writeback(int descriptor, off_t offset, off_t length);
 
+/// Reserves a new file's blocks for `length` bytes without changing its size (fallocate(2) with
+/// FALLOC_FL_KEEP_SIZE on Linux); nothing elsewhere. A hint: where it fails (a file system without it, no
+/// space), the writes that follow fail or succeed on their own.
+void csharing_reserve_blocks(int descriptor, off_t length);
+
 /// Renames without replacing: fails with EEXIST when `to` exists (renameat2 RENAME_NOREPLACE on Linux,
 /// renameatx_np RENAME_EXCL on Darwin).
 int csharing_rename_noreplace(int from_directory, const char *from, int to_directory, const char *to);
