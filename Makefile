@@ -88,7 +88,9 @@ bench: $(BENCH_VENV)/bin/python
 	PYTHON=$(BENCH_VENV)/bin/python Benchmarks/compare-imageio.sh
 	Benchmarks/compare-notify.sh
 	$(SWIFT) build -c release --product sharing
+	sh Benchmarks/machine.sh
 	$(BENCH_VENV)/bin/python -W ignore Benchmarks/thumbnail-corpus.py .build/release/sharing
 	Benchmarks/compare-runtime.sh
+	sh Benchmarks/machine.sh
 	cd Benchmarks && $(SWIFT) run -c release ManifestTiming
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark

@@ -13,6 +13,7 @@ runs=${3:-${RUNS:-7}}
 size_mb=${SIZE_MB:-1024}
 data=${DATA_DIR:-/var/tmp/opensharing-bench}
 mkdir -p "$data"
+sh "$(dirname "$0")/machine.sh" "$data"
 source="$data/source-${size_mb}m.bin"
 [ -f "$source" ] || head -c "${size_mb}M" /dev/urandom > "$source"
 work="$data/builds-$$"

@@ -6,6 +6,7 @@
 # BEFORE set to another build's `sharing`, it runs in each pair too.
 set -eu
 cd "$(dirname "$0")"
+sh machine.sh
 pairs=${PAIRS:-5}
 count=${COUNT:-100000}
 root=$(cd .. && pwd)

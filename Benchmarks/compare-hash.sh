@@ -8,6 +8,7 @@
 #     how SHA-256 runs on CPUs without them.
 set -eu
 cd "$(dirname "$0")"
+sh machine.sh
 size_mb=${SIZE_MB:-1024}
 runs=${RUNS:-5}
 data=${DATA_DIR:-/var/tmp/opensharing-bench}

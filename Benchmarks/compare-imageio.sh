@@ -7,10 +7,11 @@
 #   Benchmarks/compare-imageio.sh      (needs libvips-tools; inputs from make-thumbnail-inputs.py)
 set -eu
 cd "$(dirname "$0")"
+sh machine.sh
 runs=${RUNS:-5}
 data=${DATA_DIR:-/var/tmp/opensharing-bench}/thumbnails
 python=${PYTHON:-python3}
-[ -f "$data/48mp.jpg" ] || "$python" make-thumbnail-inputs.py "$data"
+[ -f "$data/48mp-smooth.jpg" ] || "$python" make-thumbnail-inputs.py "$data"
 swift build -c release --product ImageIOThumbnail >/dev/null 2>&1 || swift build -c release --product ImageIOThumbnail
 program=$(swift build -c release --show-bin-path)/ImageIOThumbnail
 work=$(mktemp -d)

@@ -5,6 +5,7 @@
 # (target: at most 3 MB more). RUNS (default 11).
 set -eu
 cd "$(dirname "$0")"
+sh machine.sh
 runs=${RUNS:-11}
 for product in NotifyTiming TitleEditor BareFoundation; do
     swift build -c release --product "$product" >/dev/null 2>&1 || swift build -c release --product "$product"

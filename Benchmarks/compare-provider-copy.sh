@@ -6,6 +6,7 @@
 # Peak memory is whole-process maximum RSS (GNU time); "extra" subtracts the provider process's baseline.
 set -eu
 cd "$(dirname "$0")"
+sh machine.sh
 size_mb=${SIZE_MB:-1024}
 runs=${RUNS:-5}
 # On /dev/shm (memory) by default: on this VM's virtual disk, writeback makes any 1 GiB copy take from

@@ -12,6 +12,7 @@
 # its row and the paired ratio of the two builds: a change measured against the tree before it, in one run.
 set -eu
 cd "$(dirname "$0")"
+sh machine.sh
 size_mb=${SIZE_MB:-2048}
 count=${COUNT:-1000}
 runs=${RUNS:-9}

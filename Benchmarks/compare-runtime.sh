@@ -10,6 +10,7 @@
 #      `sharing receive` of the same file in one process: paired runs (PAIRS, default 5), median ratio.
 set -eu
 cd "$(dirname "$0")"
+sh machine.sh
 runs=${RUNS:-11}
 pairs=${PAIRS:-5}
 size_mb=${SIZE_MB:-1024}

@@ -9,10 +9,11 @@
 # SHARING=path/to/sharing measures that binary instead of building this checkout (to compare two versions).
 set -eu
 cd "$(dirname "$0")"
+sh machine.sh
 runs=${RUNS:-5}
 data=${DATA_DIR:-/var/tmp/opensharing-bench}/thumbnails
 python=${PYTHON:-python3}
-[ -f "$data/12mp.tif" ] || "$python" make-thumbnail-inputs.py "$data"
+[ -f "$data/48mp-smooth.jpg" ] || "$python" make-thumbnail-inputs.py "$data"
 if [ -z "${SHARING:-}" ]; then (cd .. && swift build -c release --product sharing >/dev/null 2>&1 || swift build -c release --product sharing); fi
 sharing=${SHARING:-$(cd .. && pwd)/.build/release/sharing}
 work=$(mktemp -d)

@@ -6,6 +6,7 @@
 # medians and the ratios.
 set -eu
 cd "$(dirname "$0")"
+sh machine.sh
 size_mb=${SIZE_MB:-1024}
 runs=${RUNS:-7}
 # In memory by default, as compare-provider-copy.sh: on a virtual disk writeback swamps what is measured.

@@ -3,6 +3,7 @@
 # operations and inputs, in one run. Prints nanoseconds per call and the ratio (ours / GIO's).
 set -eu
 cd "$(dirname "$0")"
+sh machine.sh
 mkdir -p .build/peers
 gcc -O2 -o .build/peers/gio_types Peers/gio_types.c $(pkg-config --cflags --libs gio-2.0)
 swift build -c release --product TypeTiming >/dev/null 2>&1 || swift build -c release --product TypeTiming
