@@ -18,8 +18,8 @@ ssize_t csharing_sendfile(int to, int from, long long *offset, size_t length);
 void csharing_start_writeback(int descriptor, off_t offset, off_t length);
 
 /// Reserves a new file's blocks for `length` bytes without changing its size (fallocate(2) with
-/// FALLOC_FL_KEEP_SIZE on Linux); nothing elsewhere. A hint: where it fails (a file system without it, no
-/// space), the writes that follow fail or succeed on their own.
+/// FALLOC_FL_KEEP_SIZE on Linux), on a file system on a device; nothing elsewhere. A hint: where it fails (a
+/// file system without it, no space), the writes that follow fail or succeed on their own.
 void csharing_reserve_blocks(int descriptor, off_t length);
 
 /// Renames without replacing: fails with EEXIST when `to` exists (renameat2 RENAME_NOREPLACE on Linux,
