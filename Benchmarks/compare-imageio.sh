@@ -1,9 +1,10 @@
 #!/bin/sh
 # Side by side: ImageIO's thumbnail as extension code calls it (CGImageSourceCreateThumbnailAtIndex, then a JPEG
-# through CGImageDestination) against vipsthumbnail, a 48 MP JPEG (photo-like, and smooth) to 2000 and to 300 pixels, each run its own
-# process: wall time and whole-process peak memory (GNU time's maximum resident set), median of RUNS (default 5)
-# runs in which the two take turns; the time ratio is the median of each run's ratio. Beside them: the same
-# program doing nothing (its own memory, the baseline), and the naive way (UIImage drawn into a renderer).
+# through CGImageDestination) against vipsthumbnail, a 48 MP JPEG (photo-like, and smooth) to 2000 and to 300
+# pixels, each run its own process: wall time (to the millisecond, timed.sh) and whole-process peak memory (GNU
+# time's maximum resident set), median of RUNS (default 5) runs in which the two take turns; the time ratio is
+# the median of each run's ratio. Beside them: the same program doing nothing (its own memory, the baseline),
+# and the naive way (UIImage drawn into a renderer).
 #   Benchmarks/compare-imageio.sh      (needs libvips-tools; inputs from make-thumbnail-inputs.py)
 set -eu
 cd "$(dirname "$0")"

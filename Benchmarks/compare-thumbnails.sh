@@ -1,8 +1,8 @@
 #!/bin/sh
 # Side by side: `sharing thumbnail` against vipsthumbnail (libvips) and Pillow (draft() + thumbnail()), the
-# same input to the same size, each run as its own process: wall time and whole-process peak memory (GNU
-# time's maximum resident set), median of RUNS (default 5) runs in which the tools take turns; the time ratio is
-# the median of each run's ratio. Inputs come from make-thumbnail-inputs.py.
+# same input to the same size, each run as its own process: wall time (to the millisecond, timed.sh) and
+# whole-process peak memory (GNU time's maximum resident set), median of RUNS (default 5) runs in which the
+# tools take turns; the time ratio is the median of each run's ratio. Inputs come from make-thumbnail-inputs.py.
 #   Benchmarks/compare-thumbnails.sh        (needs libvips-tools, imagemagick, libheif-examples, libjpeg-turbo-progs)
 # Last, the floor for a 48 MP JPEG: libjpeg-turbo's 1/8-scale decode alone (djpeg), paired with ours at 300 px.
 # PYTHON is a Python with Pillow (`make bench` gives its own, pinned); python3 if unset.
