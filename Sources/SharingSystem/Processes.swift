@@ -31,12 +31,20 @@ package enum Processes {
         setenv(name, value, 1)
     }
 
-    /// Kills this process with SIGKILL once `delay` has passed, as a host app is killed mid-share: nothing of it
-    /// runs after, no handler, no flush.
-    package static func killThisProcess(after delay: Duration) {
+    /// Kills this process with SIGKILL `delay` after the extension it runs has started, as a host app is killed
+    /// mid-share: nothing of it runs after, no handler, no flush. The extension has started once a process this
+    /// one started has started one of its own (the runtime's init starts the extension). Counted from then, not
+    /// from this process's start, so that a busy machine slowing the way to the extension never ends the host
+    /// before there is one; where no extension starts, nothing is killed.
+    package static func killThisProcess(afterItsExtensionStarts delay: Duration) {
         Thread.detachNewThread {
+            let this = getpid()
+            // No event says a grandchild was born; /proc is read until one is there.
+            while children(of: this).allSatisfy({ children(of: $0).isEmpty }) {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
             Thread.sleep(forTimeInterval: delay.inSeconds)
-            kill(getpid(), SIGKILL)
+            kill(this, SIGKILL)
         }
     }
 

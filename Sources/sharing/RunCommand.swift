@@ -122,13 +122,13 @@ struct RunCommand: AsyncParsableCommand {
     }
 }
 
-/// The host's own death, as a fault asks: this process killed that long after the run starts, as a host app
-/// killed mid-share, said first on standard error.
+/// The host's own death, as a fault asks: this process killed that long after the extension starts, as a host
+/// app killed mid-share, said first on standard error.
 enum HostKill {
     static func arrange(for cell: MatrixCell) {
         for case .hostKilled(let after) in cell.faults {
-            Output.diagnostic("the host is killed \(after) after the run starts (fault host-killed)")
-            Processes.killThisProcess(after: after)
+            Output.diagnostic("the host is killed \(after) after the extension starts (fault host-killed)")
+            Processes.killThisProcess(afterItsExtensionStarts: after)
         }
     }
 }

@@ -398,7 +398,7 @@ struct MatrixCommandTests {
             #expect(watched >= 2 && reason.hasSuffix("processes it had started ended with it"), "\(reason)")
             let alone = try await Sharing.run(["run", bundle.path, "--host", "notes", "--text", "x", "--fault", "host-killed(after=300ms)"])
             #expect(alone.status == -SIGKILL, "\(alone.status)")
-            #expect(alone.standardError.hasPrefix("sharing: the host is killed 0.3 seconds after the run starts (fault host-killed)\n"), "\(alone.standardError)")
+            #expect(alone.standardError.hasPrefix("sharing: the host is killed 0.3 seconds after the extension starts (fault host-killed)\n"), "\(alone.standardError)")
         }
     }
 
