@@ -321,7 +321,7 @@ let exampleExtensions: [(name: String, dependencies: [Target.Dependency])] = [
     ("NeverCompletes", []), ("CrashesMidLoad", []), ("MemoryHog", []), ("ShareProber", ["HostProfiles"]),
     ("NaiveResizer", ["PhotoResizing"]), ("DownsamplingResizer", ["PhotoResizing"]), ("ImportAction", []), ("UploadShare", ["PhotoResizing"]),
     ("BannerRenderer", []), ("BundledAttachment", []), ("DecryptingService", []), ("SilentService", []), ("NotificationProber", []),
-    ("RecipeShare", ["SharingShim"]),
+    ("RecipeShare", ["SharingShim"]), ("UnwrapsAttachments", []), ("CastsImageToURL", []), ("CarefulShare", []),
 ]
 /// The files examples ship in their bundles (made by Tools/make-notification-fixtures.py).
 let exampleResources: [String: [Resource]] = ["BannerRenderer": [.copy("banner.jpg")], "BundledAttachment": [.copy("banner.jpg")]]

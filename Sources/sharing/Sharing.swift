@@ -22,7 +22,7 @@ struct Sharing: AsyncParsableCommand {
         var commands: [any ParsableCommand.Type] = [TypesCommand.self, ShareCommand.self, LintCommand.self, MatchCommand.self,
                                                     ReceiveCommand.self, InboxCommand.self, ThumbnailCommand.self, BundleCommand.self]
         #if canImport(ExtensionRuntime)
-        commands += [ExtensionsCommand.self, RunCommand.self, NotifyCommand.self, TestCommand.self]
+        commands += [ExtensionsCommand.self, RunCommand.self, NotifyCommand.self, TestCommand.self, FuzzCommand.self]
         #endif
         return commands
     }
