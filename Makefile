@@ -91,6 +91,7 @@ bench: $(BENCH_VENV)/bin/python
 	sh Benchmarks/machine.sh
 	$(BENCH_VENV)/bin/python -W ignore Benchmarks/thumbnail-corpus.py .build/release/sharing
 	Benchmarks/compare-runtime.sh
+	Benchmarks/fuzz-rate.sh
 	sh Benchmarks/machine.sh
 	cd Benchmarks && $(SWIFT) run -c release ManifestTiming
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark

@@ -322,6 +322,8 @@ let exampleExtensions: [(name: String, dependencies: [Target.Dependency])] = [
     ("NaiveResizer", ["PhotoResizing"]), ("DownsamplingResizer", ["PhotoResizing"]), ("ImportAction", []), ("UploadShare", ["PhotoResizing"]),
     ("BannerRenderer", []), ("BundledAttachment", []), ("DecryptingService", []), ("SilentService", []), ("NotificationProber", []),
     ("RecipeShare", ["SharingShim"]), ("UnwrapsAttachments", []), ("CastsImageToURL", []), ("CarefulShare", []),
+    ("IndexesFirstItem", []), ("WaitsOnFailedLoad", []), ("HeadsMultipartName", []), ("UnwrapsMIMEType", ["OpenUniformTypeIdentifiers"]),
+    ("CompletesPerAttachment", []), ("HoldsEveryImage", ["OpenExtensionUI"]),
 ]
 /// The files examples ship in their bundles (made by Tools/make-notification-fixtures.py).
 let exampleResources: [String: [Resource]] = ["BannerRenderer": [.copy("banner.jpg")], "BundledAttachment": [.copy("banner.jpg")]]

@@ -114,13 +114,6 @@ struct FuzzCommand: AsyncParsableCommand {
             }
         }
         if merge { return try mergeReports() }
-        for bundle in bundles {
-            do {
-                _ = try ExtensionBundle(url: URL(fileURLWithPath: bundle, isDirectory: true))
-            } catch {
-                throw BadInput("\(error)")
-            }
-        }
         let seed = self.seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
         let budget: ShareFuzzer.Budget = if let shares { .shares(shares) } else { .time(.milliseconds(Int((time ?? 0) * 1000))) }
         let fuzzer = ShareFuzzer(bundles: bundles, hosts: try hostProfiles(), device: try playedDevice(), seed: seed, budget: budget, jobs: jobs,
@@ -142,9 +135,11 @@ struct FuzzCommand: AsyncParsableCommand {
     /// Prints the run's size and each finding with its command, and writes the reports asked for.
     private func present(_ report: FuzzReport) throws {
         let info = report.runInfo
-        let rate = info.seconds > 0 ? Double(info.sharesRun) / info.seconds : 0
-        Output.line("\n\(info.sharesRun) shares in \(String(format: "%.1f", info.seconds)) s (\(String(format: "%.1f", rate)) per second, shrinking included); "
-                    + "\(info.skipped) skipped: the activation rule would not offer the extension")
+        // The rate of extensions run: a skipped share starts nothing.
+        let started = info.sharesRun - info.skipped
+        let rate = info.seconds > 0 ? Double(started) / info.seconds : 0
+        Output.line("\n\(info.sharesRun) shares in \(String(format: "%.1f", info.seconds)) s, shrinking included: \(started) run "
+                    + "(\(String(format: "%.1f", rate)) per second), \(info.skipped) skipped: the activation rule would not offer the extension")
         if report.findings.isEmpty { Output.line("no finding") }
         let invoked = CommandLine.arguments[0]
         let program = invoked.contains("/") ? invoked : "sharing"

@@ -27,9 +27,17 @@ struct FuzzCommandTests {
     @Test("a force-unwrapped attachments key and a load force-cast to URL are found, each shrunk to at most two attachments, and each reproduce command alone ends the same way")
     func plantedBugsFound() async throws {
         try await withTemporaryDirectory { directory in
-            let (result, report) = try await Self.fuzz(["UnwrapsAttachments", "CastsImageToURL"], in: directory)
+            let junit = directory.appending(path: "fuzz.xml")
+            let (result, report) = try await Self.fuzz(["UnwrapsAttachments", "CastsImageToURL"], in: directory, ["--junit", junit.path])
             #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
             let findings = Self.findings(report)
+            // The JSON against its documented schema, and the JUnit's failures, each read by an independent tool.
+            let checked = try await MatrixCommandTests().python("""
+                import json, sys, jsonschema, xml.etree.ElementTree as ET
+                jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), cls=jsonschema.Draft202012Validator)
+                print(len(ET.parse(sys.argv[3]).getroot().findall('.//failure')))
+                """, directory.appending(path: "report.json").path, repositoryRoot.appending(path: "docs/fuzzing-schema.json").path, junit.path)
+            #expect(checked == "\(findings.count)\n")
             for bundle in ["UnwrapsAttachments", "CastsImageToURL"] {
                 let found = findings.filter { ($0["bundle"] as? String)?.hasSuffix("\(bundle).appex") == true }
                 #expect(!found.isEmpty, "\(bundle): \(result.standardOutput)")
@@ -47,12 +55,43 @@ struct FuzzCommandTests {
                 }
             }
             let site = try #require(findings.first { ($0["bundle"] as? String)?.hasSuffix("UnwrapsAttachments.appex") == true }?["site"] as? String)
-            #expect(site == "main.swift:13: Fatal error", "where the force-unwrap is")
+            #expect(site == "main.swift:13", "where the force-unwrap is")
             let info = try #require(report["runInfo"] as? [String: Any])
             #expect(info["sharesRun"] as? Int == 120)
             #expect(info["seed"] as? Int == 7)
             #expect((info["skipped"] as? Int ?? 0) > 0, "shares the rule does not admit are counted, not run")
             #expect(result.standardOutput.contains("fuzzing 2 bundles with seed 7"))
+        }
+    }
+
+    /// The other planted bugs: each example, what its finding must say, and what its run needs.
+    static let planted: [(bundle: String, status: String, says: String, shares: Int, options: [String])] = [
+        ("IndexesFirstItem", "crashed", "main.swift:11", 40, []),
+        // Its failed load leaves the request open until its time runs out: three seconds, not a minute.
+        ("WaitsOnFailedLoad", "interrupted-timeout", "", 40, ["--timeout", "3"]),
+        ("HoldsEveryImage", "interrupted-memory", "", 40, []),
+        ("HeadsMultipartName", "crashed", "main.swift:14", 40, []),
+        ("UnwrapsMIMEType", "crashed", "main.swift:15", 40, []),
+        ("CompletesPerAttachment", "completed", "request-ended-twice", 40, []),
+    ]
+
+    @Test("each planted bug is found with seed 7, its share at most two attachments, and its reproduce command alone ends the same way",
+          arguments: planted.indices)
+    func eachPlantedBug(_ index: Int) async throws {
+        let bug = Self.planted[index]
+        try await withTemporaryDirectory { directory in
+            let (result, report) = try await Self.fuzz([bug.bundle], shares: bug.shares, in: directory, bug.options)
+            #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
+            let finding = try #require(Self.findings(report).first { $0["status"] as? String == bug.status }, "\(result.standardOutput)")
+            let says = ([finding["site"] as? String] + (finding["findings"] as? [String] ?? [])).compactMap { $0 }.joined(separator: " ")
+            #expect(bug.says.isEmpty || says.contains(bug.says), "\(says)")
+            #expect((finding["attachments"] as? Int ?? 99) <= 2, "\(finding)")
+            #expect(finding["replays"] as? Bool == true)
+            let words = try #require((finding["reproduce"] as? String)?.split(separator: " ").map(String.init))
+            let replay = try await Sharing.run(Array(words.dropFirst()) + ["--json"])
+            let replayed = try #require(try JSONSerialization.jsonObject(with: Data(replay.standardOutput.utf8)) as? [String: Any],
+                                        "\(replay.standardOutput)\(replay.standardError)")
+            #expect(replayed["status"] as? String == bug.status)
         }
     }
 
@@ -102,13 +141,18 @@ struct FuzzCommandTests {
         }
     }
 
-    @Test("bad input exits 2 naming what is wrong: no budget, a report that is not one, a report with a field the schema lacks")
+    @Test("bad input exits 2 naming what is wrong: no budget, a notification service, a report that is not one, a report with a field the schema lacks")
     func badInput() async throws {
         try await withTemporaryDirectory { directory in
             let bundle = try ExampleBundle.make("CarefulShare", in: directory)
             var result = try await Sharing.run(["fuzz", bundle.path])
             #expect(result.status == 2)
             #expect(result.standardError.contains("--time SECONDS or --shares COUNT"), "\(result.standardError)")
+
+            let service = try ExampleBundle.make("SilentService", in: directory)
+            result = try await Sharing.run(["fuzz", service.path, "--shares", "1"])
+            #expect(result.status == 2)
+            #expect(result.standardError.contains("\(service.path) is a notification service"), "\(result.standardError)")
 
             let notReport = directory.appending(path: "not.json")
             try Data("[1, 2]".utf8).write(to: notReport)

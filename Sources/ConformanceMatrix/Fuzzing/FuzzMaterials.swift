@@ -4,8 +4,8 @@ import OpenUniformTypeIdentifiers
 
 /// The files generated shares are made of, written once into the fuzzer's work directory: photos (one under a
 /// name outside ASCII, one under a 200-byte name, one with no extension, one with the wrong one), a 48 MP photo
-/// (Photos' own size), a PDF, a note, an empty file and a 2 GiB file (sparse: its size is the point, not its
-/// bytes).
+/// (Photos' own size), a PDF, a note, an empty file and a 256 MiB file (sparse: its size is the point, not its
+/// bytes: twice any share extension's memory, and quick to copy).
 struct FuzzMaterials: Sendable {
     let photo: URL
     let largePhoto: URL
@@ -21,6 +21,9 @@ struct FuzzMaterials: Sendable {
     var images: [URL] { [photo] + renamedPhotos }
     /// Documents a host that shares documents may send.
     var documents: [URL] { [pdf, note, empty, hugeFile, renamedPhotos[2]] }
+
+    /// The large file's size.
+    static let hugeSize = 256 << 20
 
     /// Names that trip extensions: outside ASCII (decomposed, with an emoji), 200 bytes, none, a wrong extension.
     static let awkwardNames = ["Fe\u{0302}te a\u{0300} l’e\u{0301}te\u{0301} 🎉.jpg", String(repeating: "a", count: 196) + ".jpg", "IMG_0001", "IMG_0001.txt"]
@@ -42,7 +45,15 @@ struct FuzzMaterials: Sendable {
         let note = file("note.txt"), empty = file("empty.txt")
         try Data((content.texts.first ?? "").utf8).write(to: note, options: .atomic)
         try Data().write(to: empty, options: .atomic)
+        // Sparse: more than any extension's memory when loaded as data, and nothing on the disk until copied.
+        let huge = file("large.bin")
+        if (try? FileManager.default.attributesOfItem(atPath: huge.path)[.size] as? Int) != hugeSize {
+            guard FileManager.default.createFile(atPath: huge.path, contents: nil) else { throw DefaultShare.GeneratorError("cannot make \(huge.path)") }
+            let handle = try FileHandle(forWritingTo: huge)
+            defer { try? handle.close() }
+            try handle.truncate(atOffset: UInt64(hugeSize))
+        }
         return FuzzMaterials(photo: photo, largePhoto: try DefaultShare.photo48MP(), pdf: pdf, note: note, empty: empty,
-                             hugeFile: try DefaultShare.writeLarge(.file)[0], renamedPhotos: renamed)
+                             hugeFile: huge, renamedPhotos: renamed)
     }
 }

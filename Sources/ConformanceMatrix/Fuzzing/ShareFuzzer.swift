@@ -60,9 +60,16 @@ public struct ShareFuzzer: Sendable {
 
     /// Runs the fuzzer; `found` is told each finding as it is made final.
     ///
-    /// - Throws: `CellError` when a bundle cannot be run at all (not a bundle, its rule does not parse), or the
-    ///   work or out directory cannot be written.
+    /// - Throws: `CellError` when a bundle cannot be fuzzed (not a bundle, a notification service, its rule does
+    ///   not parse), or the work or out directory cannot be written.
     public func run(found: @escaping @Sendable (FuzzReport.Finding) -> Void = { _ in }) async throws -> FuzzReport {
+        for bundle in bundles {
+            let opened = try MatrixCell(bundle: bundle).openBundle()
+            guard opened.extensionPointIdentifier != DeviceClass.notificationService else {
+                throw CellError(.badBundle, field: "bundle", "\(bundle) is a notification service: shares go to share and action extensions "
+                                + "(send a notification service payloads with sharing notify or sharing test)")
+            }
+        }
         let materials: FuzzMaterials
         do {
             materials = try FuzzMaterials.write(into: work.appending(component: "materials"))
@@ -266,12 +273,14 @@ struct FuzzSignature: Hashable, Sendable {
         self.site = site
     }
 
-    /// Where a crash stopped, from the extension's last words: the file and line of Swift's `Fatal error`
-    /// (`main.swift:12`, or the standard library's own for an index out of range), whatever its message said of
-    /// the share; else the runtime's own words (a failed cast by the type cast to, the crash's kind), addresses and
-    /// numbers left out. (The backtrace's frames would name the extension's own line, but its report here stops
-    /// at the first frame.)
+    /// Where a crash stopped, from the extension's last words: the file and line of the crashed thread's first
+    /// frame with a source line (`main.swift:13`, the extension's own code under the standard library's); else
+    /// the file and line Swift's `Fatal error` names; else the runtime's own words (a failed cast by the type
+    /// cast to, the crash's kind), addresses and numbers left out. Never the message, which may quote the share.
     static func site(_ log: [String]) -> String? {
+        for line in log {
+            if let match = line.firstMatch(of: /\bat \/[^\s]*\/([^\/\s]+\.swift):(\d+)/) { return "\(match.1):\(match.2)" }
+        }
         if let line = log.first(where: { $0.contains(": Fatal error") }), let range = line.range(of: ": Fatal error") {
             let location = line[..<range.lowerBound].split(separator: " ").last?.split(separator: "/").last.map(String.init) ?? ""
             if location.contains(".swift:") { return "\(location): Fatal error" }
