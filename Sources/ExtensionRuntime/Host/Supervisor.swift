@@ -90,6 +90,8 @@ final class Supervisor {
     private let baseline: Int
     /// The time after completion ran out with the process at work.
     private var afterCompletionExpired = false
+    /// The host ended the extension after its request had ended (its time after completion, or a limit).
+    private var killedAfterEnding = false
     /// Notification center calls not yet answered, in order.
     private var centerCalls: [(id: UInt32, call: WireCenterCall)] = []
     /// What the user tapped, in order.
@@ -460,8 +462,19 @@ final class Supervisor {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Ends the extension for `reason`: the request's interruption, or — once the request has ended, which its
+    /// outcome keeps — the end of its work after completion, which is reported: a device's jetsam ends an
+    /// extension over its memory after it completes as before, and what it had not done is lost.
     private func kill(for reason: InterruptionReason) {
         if killedFor == nil && outcome == nil { killedFor = reason }
+        if outcome != nil, !killedAfterEnding {
+            killedAfterEnding = true
+            if case .timeout(.afterCompletion) = reason {} else {
+                found(Finding(.workLostAtExit, "after ending its request it was ended, \(reason): its work after completion "
+                              + "(a completion handler, an expiring activity, an upload) was cut off there, as a device ends it, and what it "
+                              + "had not done is lost"))
+            }
+        }
         tree.end()
     }
 
