@@ -87,13 +87,13 @@ public struct ShareFuzzer: Sendable {
             case .time(let total): start + total * (Double(number + 1) / Double(bundles.count))
             case .shares: nil
             }
-            let runs = try await explore(bundle, generator: generator, until: deadline)
-            report.runInfo.sharesRun += runs.count
-            report.runInfo.skipped += runs.values.filter { $0.status == .notActivated }.count
-            var seen: Set<FuzzSignature> = []
-            for index in runs.keys.sorted() {
-                guard let signature = runs[index]?.signature, seen.insert(signature).inserted else { continue }
-                let place = runs.keys.filter { $0 <= index }.count
+            let explored = try await explore(bundle, generator: generator, until: deadline)
+            report.runInfo.sharesRun += explored.run.count
+            report.runInfo.skipped += explored.skipped
+            let run = explored.run.sorted()
+            for (signature, index) in explored.failures.sorted(by: { $0.value < $1.value }) {
+                // Its place in the bundle's run: how many of the shares run come before it, and it.
+                let place = run.firstIndex(of: index).map { $0 + 1 } ?? run.count
                 let finding = try await minimise(bundle, index: index, signature: signature, generator: generator, foundAfter: place,
                                                  number: report.findings.count + 1)
                 found(finding)
@@ -111,11 +111,18 @@ public struct ShareFuzzer: Sendable {
         var report: RunReport
     }
 
-    /// Runs shares of the sequence on `bundle`, `jobs` at a time, until the budget is spent; their outcomes by
-    /// share number.
-    private func explore(_ bundle: String, generator: ShareGenerator, until deadline: ContinuousClock.Instant?) async throws -> [Int: Outcome] {
+    /// What running part of the sequence found, kept small however long it runs: the share numbers run, how
+    /// many of them the rule skipped, and each way of failing with the lowest share number that showed it.
+    private struct Explored: Sendable {
+        var run: [Int] = []
+        var skipped = 0
+        var failures: [FuzzSignature: Int] = [:]
+    }
+
+    /// Runs shares of the sequence on `bundle`, `jobs` at a time, until the budget is spent.
+    private func explore(_ bundle: String, generator: ShareGenerator, until deadline: ContinuousClock.Instant?) async throws -> Explored {
         let next = Locked(0)
-        let outcomes = Locked([Int: Outcome]())
+        let explored = Locked(Explored())
         let failure = Locked<(any Error)?>(nil)
         let count: Int? = if case .shares(let count) = budget { count } else { nil }
         await withTaskGroup(of: Void.self) { group in
@@ -131,7 +138,11 @@ public struct ShareFuzzer: Sendable {
                         let index = shard.index - 1 + step * shard.count
                         do {
                             let outcome = try await run(bundle, generator.share(index), name: "share-\(index)")
-                            outcomes.withLock { $0[index] = outcome }
+                            explored.withLock { explored in
+                                explored.run.append(index)
+                                if outcome.status == .notActivated { explored.skipped += 1 }
+                                if let signature = outcome.signature { explored.failures[signature] = min(index, explored.failures[signature] ?? index) }
+                            }
                         } catch {
                             failure.withLock { $0 = $0 ?? error }
                         }
@@ -140,7 +151,7 @@ public struct ShareFuzzer: Sendable {
             }
         }
         if let error = failure.withLock({ $0 }) { throw error }
-        return outcomes.withLock { $0 }
+        return explored.withLock { $0 }
     }
 
     /// Runs `bundle` on `fixture`, written into the work directory (and removed after) under `name`.
