@@ -241,6 +241,19 @@ struct HostileExtensionTests {
         #expect(HostileBundle.processes(of: bundle).isEmpty)
     }
 
+    @Test("memory taken after the request completed: the host ends the extension at its limit, the outcome stays completed, and the work is lost (work-lost-at-exit, the limit named)")
+    func memoryAfterCompletion() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try HostileBundle.make("hoard-after-completion.py", in: directory, named: "LateHoard")
+        let run = try #require(try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari")))
+        guard case .completed = run.outcome else { Issue.record("\(run.outcome): \(run.log)"); return }
+        let lost = try #require(run.findings.first { $0.code == .workLostAtExit }, "\(run.findings)")
+        #expect(lost.message.hasPrefix("after ending its request it was ended, over its memory limit of 120.0 MB (peak "), "\(lost.message)")
+        #expect(run.peakFootprint > 120 << 20)
+        #expect(HostileBundle.processes(of: bundle).isEmpty)
+    }
+
     @Test("8. a returned file URL naming a directory of the host's is never read by the host: loading it fails at once")
     func returnedDirectoryURL() async throws {
         let directory = try ExampleBundles.directory()

@@ -23,25 +23,6 @@ struct FindingsTests {
         (report?["notifications"] as? [[String: Any]])?.first
     }
 
-    @Test("work-lost-at-exit: an extension the host ends for its memory after it completed (UploadShare reading a 256 MB file whole to upload it) has its work lost, the limit named; the run fails")
-    func killedAfterCompleting() async throws {
-        try await withTemporaryDirectory { directory in
-            let bundle = try ExampleBundle.make("UploadShare", in: directory)
-            // Sparse: its size is the point.
-            let large = directory.appending(path: "large.bin")
-            try #require(FileManager.default.createFile(atPath: large.path, contents: nil))
-            let handle = try FileHandle(forWritingTo: large)
-            try handle.truncate(atOffset: 256 << 20)
-            try handle.close()
-            let run = try await Self.report(["run", bundle.path, "--host", "files", "--file", large.path, "--device", "iphone-13",
-                                             "--app-group", directory.appending(path: "groups").path])
-            #expect(run.report?["status"] as? String == "completed", "\(run.said)")
-            let lost = try #require(Self.findings(run.report).first { $0["code"] == "work-lost-at-exit" }, "\(run.said)")
-            #expect(lost["message"]?.hasPrefix("after ending its request it was ended, over its memory limit of 120.0 MB") == true, "\(lost)")
-            #expect(run.status == 1)
-        }
-    }
-
     @Test("request-ended-twice: an action extension that completes twice fails the run (exit 1) with the finding in its text and JSON; one that completes once passes")
     func requestEndedTwice() async throws {
         try await withTemporaryDirectory { directory in
