@@ -95,24 +95,11 @@ struct FuzzCommand: AsyncParsableCommand {
 
     private func hostProfiles() throws(ValidationError) -> [HostProfile] {
         if hosts == "all" { return HostProfile.all }
-        var found: [HostProfile] = []
-        for name in hosts.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            guard let host = HostProfile.named(name) else {
-                throw ValidationError("--hosts: no host profile is named '\(name)'. They are: \(HostProfile.all.map(\.name).joined(separator: ", ")).")
-            }
-            found.append(host)
-        }
-        return found
+        return try TestCommand.names(hosts, "--hosts", "host profile", HostProfile.named, all: HostProfile.all.map(\.name))
     }
 
     func run() async throws {
-        for (option, path) in [("--json", json), ("--junit", junit)] {
-            guard let path else { continue }
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            guard FileManager.default.isWritableFile(atPath: directory) else {
-                throw BadInput("\(option) \(path): \(FileManager.default.fileExists(atPath: directory) ? "its directory is not writable" : "no such directory")")
-            }
-        }
+        try Output.checkWritable([("--json", json), ("--junit", junit)])
         if merge { return try mergeReports() }
         let seed = self.seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
         let budget: ShareFuzzer.Budget = if let shares { .shares(shares) } else { .time(.milliseconds(Int((time ?? 0) * 1000))) }
@@ -150,12 +137,7 @@ struct FuzzCommand: AsyncParsableCommand {
             Output.line("  \(Escaped.terminal(finding.cell.reproduce(program: program)))")
         }
         for (path, data) in [(json, try TestCommand.encoder.encode(report)), (junit, Data(report.junit().utf8))] {
-            guard let path else { continue }
-            do {
-                try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-            } catch {
-                throw BadInput("\(path): cannot write: \((error as NSError).localizedDescription)")
-            }
+            if let path { try Output.write(data, to: path) }
         }
         if !report.findings.isEmpty { throw ExitCode.failure }
     }

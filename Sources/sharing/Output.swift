@@ -27,6 +27,26 @@ enum Output {
         try? FileHandle.standardError.write(contentsOf: Data("sharing: \(Escaped.terminal(message, lines: true))\n".utf8))
     }
 
+    /// Checks, before any work, that each report file asked for (`option`, its path) can be written: its
+    /// directory exists and is writable.
+    static func checkWritable(_ files: [(option: String, path: String?)]) throws(BadInput) {
+        for case let (option, path?) in files {
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            guard FileManager.default.isWritableFile(atPath: directory) else {
+                throw BadInput("\(option) \(path): \(FileManager.default.fileExists(atPath: directory) ? "its directory is not writable" : "no such directory")")
+            }
+        }
+    }
+
+    /// Writes a report file, atomically.
+    static func write(_ data: Data, to path: String) throws(BadInput) {
+        do {
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw BadInput("\(path): cannot write: \((error as NSError).localizedDescription)")
+        }
+    }
+
     /// Prints a value as pretty JSON with sorted keys, the form every `--json` option uses.
     static func json(_ value: some Encodable) throws {
         let encoder = JSONEncoder()

@@ -139,22 +139,25 @@ struct TestCommand: AsyncParsableCommand {
     }
 
     /// The matrix the options name.
-    private func matrix() throws(ValidationError) -> Matrix {
-        func names<T>(_ list: String, _ option: String, _ kind: String, _ lookup: (String) -> T?, all: [String]) throws(ValidationError) -> [T] {
-            var found: [T] = []
-            for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-                guard let value = lookup(name) else { throw ValidationError("\(option): no \(kind) is named '\(name)'. They are: \(all.joined(separator: ", ")).") }
-                found.append(value)
-            }
-            return found
+    /// The values a list of names separated by commas names (`--hosts safari,notes`), each looked up; an unknown
+    /// name is refused with the names there are.
+    static func names<T>(_ list: String, _ option: String, _ kind: String, _ lookup: (String) -> T?, all: [String]) throws(ValidationError) -> [T] {
+        var found: [T] = []
+        for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            guard let value = lookup(name) else { throw ValidationError("\(option): no \(kind) is named '\(name)'. They are: \(all.joined(separator: ", ")).") }
+            found.append(value)
         }
-        let hostList = hosts == "all" ? HostProfile.all : try names(hosts, "--hosts", "host profile", HostProfile.named, all: HostProfile.all.map(\.name))
+        return found
+    }
+
+    private func matrix() throws(ValidationError) -> Matrix {
+        let hostList = hosts == "all" ? HostProfile.all : try Self.names(hosts, "--hosts", "host profile", HostProfile.named, all: HostProfile.all.map(\.name))
         let deviceList: [DeviceClass?] = switch devices {
         case "standard": DeviceClass.standard
         case "all": DeviceClass.all
-        default: try names(devices, "--devices", "device", { $0 == "none" ? .some(nil) : DeviceClass.named($0) }, all: DeviceClass.all.map(\.name) + ["none"])
+        default: try Self.names(devices, "--devices", "device", { $0 == "none" ? .some(nil) : DeviceClass.named($0) }, all: DeviceClass.all.map(\.name) + ["none"])
         }
-        let userList = try names(users, "--users", "user", ExtensionUser.init(rawValue:), all: ExtensionUser.allCases.map(\.rawValue))
+        let userList = try Self.names(users, "--users", "user", ExtensionUser.init(rawValue:), all: ExtensionUser.allCases.map(\.rawValue))
         var faultList: [Fault] = []
         for text in faults.isEmpty ? ["standard"] : faults {
             do {
@@ -170,14 +173,8 @@ struct TestCommand: AsyncParsableCommand {
 
     func run() async throws {
         // A report that cannot be written is found before the matrix runs, not after its minutes are spent.
-        for (option, path) in [("--json", json), ("--junit", junit), ("--markdown", markdown), ("--html", html),
-                               ("--expect", updateExpectations ? expect : nil)] {
-            guard let path else { continue }
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            guard FileManager.default.isWritableFile(atPath: directory) else {
-                throw BadInput("\(option) \(path): \(FileManager.default.fileExists(atPath: directory) ? "its directory is not writable" : "no such directory")")
-            }
-        }
+        try Output.checkWritable([("--json", json), ("--junit", junit), ("--markdown", markdown), ("--html", html),
+                                  ("--expect", updateExpectations ? expect : nil)])
         if merge { return try mergeReports() }
         let expectations = try expect.map { path throws(BadInput) -> Expectations? in
             // Updating writes the file; it need not exist yet.
@@ -221,7 +218,7 @@ struct TestCommand: AsyncParsableCommand {
         try present(report)
         if updateExpectations, let expect {
             let updated = Expectations(results: report.cells, previous: expectations)
-            try write(try Self.encoder.encode(updated), to: expect)
+            try Output.write(try Self.encoder.encode(updated), to: expect)
             Output.line("\nwrote \(updated.expectations.count) expectation\(updated.expectations.count == 1 ? "" : "s") to \(expect)")
             return
         }
@@ -255,7 +252,7 @@ struct TestCommand: AsyncParsableCommand {
         }
         for (path, data) in [(json, try Self.encoder.encode(report)), (junit, Data(report.junit().utf8)), (markdown, Data(report.markdown().utf8)),
                              (html, Data(report.html().utf8))] {
-            if let path { try write(data, to: path) }
+            if let path { try Output.write(data, to: path) }
         }
     }
 
@@ -272,14 +269,6 @@ struct TestCommand: AsyncParsableCommand {
             return try MatrixReport.read(from: URL(fileURLWithPath: path))
         } catch {
             throw BadInput("\(error)")
-        }
-    }
-
-    private func write(_ data: Data, to path: String) throws(BadInput) {
-        do {
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw BadInput("\(path): cannot write: \((error as NSError).localizedDescription)")
         }
     }
 

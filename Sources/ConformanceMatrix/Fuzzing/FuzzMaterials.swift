@@ -47,12 +47,7 @@ struct FuzzMaterials: Sendable {
         try Data().write(to: empty, options: .atomic)
         // Sparse: more than any extension's memory when loaded as data, and nothing on the disk until copied.
         let huge = file("large.bin")
-        if (try? FileManager.default.attributesOfItem(atPath: huge.path)[.size] as? Int) != hugeSize {
-            guard FileManager.default.createFile(atPath: huge.path, contents: nil) else { throw DefaultShare.GeneratorError("cannot make \(huge.path)") }
-            let handle = try FileHandle(forWritingTo: huge)
-            defer { try? handle.close() }
-            try handle.truncate(atOffset: UInt64(hugeSize))
-        }
+        try DefaultShare.writeSparse(huge, size: UInt64(hugeSize))
         return FuzzMaterials(photo: photo, largePhoto: try DefaultShare.photo48MP(), pdf: pdf, note: note, empty: empty,
                              hugeFile: huge, renamedPhotos: renamed)
     }

@@ -95,28 +95,8 @@ public struct FuzzReport: Codable, Sendable {
     /// - Throws: `ReportError` naming the file, the field and what is wrong.
     public static func read(from url: URL) throws(ReportError) -> FuzzReport {
         let file = url.path
-        let data: Data
-        do {
-            data = try OpenFile.reading(url).readAll(limit: largestReport)
-        } catch {
-            throw ReportError(.unreadable, file: file, field: nil, "cannot be read: \(error)")
-        }
-        var report: FuzzReport
-        do {
-            report = try JSONDecoder().decode(FuzzReport.self, from: data)
-        } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
-            throw ReportError(.notAReport, file: file, field: nil, "not a report of sharing fuzz --json (not JSON)")
-        } catch let error as DecodingError {
-            throw ReportError(error, file: file)
-        } catch {
-            throw ReportError(.notAReport, file: file, field: nil, "not a report of sharing fuzz --json: \(error)")
-        }
-        guard report.schema == schemaName else {
-            throw ReportError(.wrongSchema, file: file, field: "schema", "is '\(report.schema)', not \(schemaName)")
-        }
-        if let unknown = try? UnknownFields.first(in: data, comparedWith: JSONEncoder().encode(report)) {
-            throw ReportError(.unknownField, file: file, field: unknown, "is not a field of a report of sharing fuzz (\(schemaName))")
-        }
+        var report = try ReportError.readStrictly(FuzzReport.self, from: url, limit: largestReport, schema: \.schema, named: schemaName,
+                                                  writtenBy: "sharing fuzz")
         for index in report.findings.indices {
             let cell = report.findings[index].cell
             do {

@@ -106,9 +106,8 @@ public struct ShareFuzzer: Sendable {
 
     /// What one share's run came to.
     struct Outcome: Sendable {
-        var status: ExtensionStatus
-        var signature: FuzzSignature?
         var report: RunReport
+        var signature: FuzzSignature?
     }
 
     /// What running part of the sequence found, kept small however long it runs: the share numbers run, how
@@ -140,7 +139,7 @@ public struct ShareFuzzer: Sendable {
                             let outcome = try await run(bundle, generator.share(index), name: "share-\(index)")
                             explored.withLock { explored in
                                 explored.run.append(index)
-                                if outcome.status == .notActivated { explored.skipped += 1 }
+                                if outcome.report.status == .notActivated { explored.skipped += 1 }
                                 if let signature = outcome.signature { explored.failures[signature] = min(index, explored.failures[signature] ?? index) }
                             }
                         } catch {
@@ -175,7 +174,7 @@ public struct ShareFuzzer: Sendable {
             guard error.code == .badShare else { throw error }
             throw CellError(.badShare, field: "share", "the fuzzer made a share it cannot replay (\(cell.fixture ?? "")): \(error)")
         }
-        return Outcome(status: report.status, signature: FuzzSignature(report), report: report)
+        return Outcome(report: report, signature: FuzzSignature(report))
     }
 
     /// Writes `fixture` as `share.json` in `directory`; with `copyingFiles`, its files beside it (linked where

@@ -17,28 +17,8 @@ extension MatrixReport {
     /// - Throws: `ReportError` naming the file, the field (`cells[3].cell.faults[0]`) and what is wrong.
     public static func read(from url: URL) throws(ReportError) -> MatrixReport {
         let file = url.path
-        let data: Data
-        do {
-            data = try OpenFile.reading(url).readAll(limit: largestReport)
-        } catch {
-            throw ReportError(.unreadable, file: file, field: nil, "cannot be read: \(error)")
-        }
-        var report: MatrixReport
-        do {
-            report = try JSONDecoder().decode(MatrixReport.self, from: data)
-        } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
-            throw ReportError(.notAReport, file: file, field: nil, "not a report of sharing test --json (not JSON)")
-        } catch let error as DecodingError {
-            throw ReportError(error, file: file)
-        } catch {
-            throw ReportError(.notAReport, file: file, field: nil, "not a report of sharing test --json: \(error)")
-        }
-        guard report.schema == schemaName else {
-            throw ReportError(.wrongSchema, file: file, field: "schema", "is '\(report.schema)', not \(schemaName)")
-        }
-        if let unknown = try? UnknownFields.first(in: data, comparedWith: JSONEncoder().encode(report)) {
-            throw ReportError(.unknownField, file: file, field: unknown, "is not a field of a report of sharing test (\(schemaName))")
-        }
+        var report = try ReportError.readStrictly(MatrixReport.self, from: url, limit: largestReport, schema: \.schema, named: schemaName,
+                                                  writtenBy: "sharing test")
         try report.checkCells(file: file)
         for index in report.cells.indices { report.cells[index].reproduce = report.cells[index].cell.reproduce() }
         return report
@@ -80,6 +60,40 @@ extension MatrixReport {
 
 /// Why a report, or expectations, another run wrote cannot be used: what is wrong (`code`), the file, the field
 /// (`cells[3].cell.faults[0]`), and the problem in words.
+extension ReportError {
+    /// Reads a report file `command --json` wrote, as data: at most `limit` bytes, JSON of `T` whose `schema` is
+    /// `schemaName`, with no field `T` lacks. What it says is the caller's to check.
+    ///
+    /// - Throws: `ReportError` naming the file, the field and what is wrong.
+    static func readStrictly<T: Codable>(_ type: T.Type, from url: URL, limit: Int, schema: (T) -> String, named schemaName: String,
+                                         writtenBy command: String) throws(ReportError) -> T {
+        let file = url.path
+        let data: Data
+        do {
+            data = try OpenFile.reading(url).readAll(limit: limit)
+        } catch {
+            throw ReportError(.unreadable, file: file, field: nil, "cannot be read: \(error)")
+        }
+        let report: T
+        do {
+            report = try JSONDecoder().decode(T.self, from: data)
+        } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
+            throw ReportError(.notAReport, file: file, field: nil, "not a report of \(command) --json (not JSON)")
+        } catch let error as DecodingError {
+            throw ReportError(error, file: file)
+        } catch {
+            throw ReportError(.notAReport, file: file, field: nil, "not a report of \(command) --json: \(error)")
+        }
+        guard schema(report) == schemaName else {
+            throw ReportError(.wrongSchema, file: file, field: "schema", "is '\(schema(report))', not \(schemaName)")
+        }
+        if let unknown = try? UnknownFields.first(in: data, comparedWith: JSONEncoder().encode(report)) {
+            throw ReportError(.unknownField, file: file, field: unknown, "is not a field of a report of \(command) (\(schemaName))")
+        }
+        return report
+    }
+}
+
 public struct ReportError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Code: String, Sendable, Equatable {
         /// The file cannot be read.

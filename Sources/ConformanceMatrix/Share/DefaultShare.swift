@@ -68,15 +68,18 @@ public enum DefaultShare {
         case .file:
             try FileManager.default.createDirectory(at: largeFiles, withIntermediateDirectories: true)
             let file = largeFiles.appendingPathComponent("file-2gib.bin")
-            let size: UInt64 = 2 << 30
-            if (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? UInt64) != size {
-                guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw GeneratorError("cannot make \(file.path)") }
-                let handle = try FileHandle(forWritingTo: file)
-                defer { try? handle.close() }
-                try handle.truncate(atOffset: size)
-            }
+            try writeSparse(file, size: 2 << 30)
             return [file]
         }
+    }
+
+    /// Makes `file` a sparse file of `size` bytes (it costs no disk until read), unless it is one already.
+    static func writeSparse(_ file: URL, size: UInt64) throws {
+        guard (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? UInt64) != size else { return }
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw GeneratorError("cannot make \(file.path)") }
+        let handle = try FileHandle(forWritingTo: file)
+        defer { try? handle.close() }
+        try handle.truncate(atOffset: size)
     }
 
     private static func isFile(_ url: URL) -> Bool {
