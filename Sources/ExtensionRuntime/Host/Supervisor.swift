@@ -70,6 +70,8 @@ final class Supervisor {
     private var endedAt: ContinuousClock.Instant?
     /// The time budget running now, charged as a device charges it.
     private var phaseClock: PhaseClock
+    /// The disk the extension stores on, whose work for others while the extension waited on it is not charged.
+    private let storage: StorageDevice?
     /// Before this, the budget cannot have run out, however little the machine delayed the extension: the
     /// kernel's counters are read only from then on.
     private var nextClockCheck: ContinuousClock.Instant
@@ -78,9 +80,11 @@ final class Supervisor {
     /// Whether a notification service that has delivered its last notification is living on before it is told
     /// the request has ended.
     private var lingering = false
-    /// The requests' time so far, and how much of it the machine kept the extension waiting for a core.
+    /// The requests' time so far, and how much of it the machine kept the extension waiting for a core, and
+    /// waiting on a disk busy with others' work.
     private var requestTime: Duration = .zero
     private var waitedForCore: Duration = .zero
+    private var waitedForDisk: Duration = .zero
     /// Why the host ended the extension, if it did.
     private var killedFor: InterruptionReason?
     private var opened: [URL] = []
@@ -245,7 +249,8 @@ final class Supervisor {
             container.remove()
             throw ExtensionRuntimeError(.spawnFailed, bundle: path, "cannot start", underlying: error)
         }
-        phaseClock = PhaseClock(.startup, start: started, budget: limits.startup, tree: nil)
+        storage = StorageDevice(holding: container.url)
+        phaseClock = PhaseClock(.startup, start: started, budget: limits.startup, tree: nil, disk: storage)
         nextClockCheck = started + limits.startup
         let meter = disk
         desk?.diskInUse = { meter.used }
@@ -383,6 +388,7 @@ final class Supervisor {
         run.afterCompletionExpired = afterCompletionExpired
         run.requestTime = requestTime
         run.waitedForCore = waitedForCore
+        run.waitedForDisk = waitedForDisk
         return run
     }
 
@@ -411,7 +417,7 @@ final class Supervisor {
             guard receive() else {
                 // End of file: normal once the request has ended, and usual when the process is dying.
                 closed = true
-                if outcome == nil { sinceClosed = PhaseClock(.request, start: clock.now, budget: Self.closedMoment, tree: tree) }
+                if outcome == nil { sinceClosed = PhaseClock(.request, start: clock.now, budget: Self.closedMoment, tree: tree, disk: storage) }
                 return
             }
             received += 1
@@ -519,7 +525,7 @@ final class Supervisor {
     /// Starts the budget of `phase`: the warning and the kill count from here.
     private func begin(_ phase: TimeoutPhase, budget: Duration) {
         endPhase()
-        phaseClock = PhaseClock(phase, start: clock.now, budget: budget, tree: tree)
+        phaseClock = PhaseClock(phase, start: clock.now, budget: budget, tree: tree, disk: storage)
         nextClockCheck = phaseClock.start + budget
         warned = nil
     }
@@ -529,11 +535,12 @@ final class Supervisor {
         guard phaseClock.phase == .request else { return }
         phaseClock.read(tree, at: clock.now)
         requestTime += clock.now - phaseClock.start
-        waitedForCore += phaseClock.waited
+        waitedForCore += phaseClock.waitedForCore
+        waitedForDisk += phaseClock.waited - phaseClock.waitedForCore
     }
 
     /// The budget's warning once the extension has spent it, the kill once it has spent the grace too; time
-    /// the machine kept the extension waiting for a core is not spent.
+    /// the machine held the extension back is not spent.
     private func checkClock(_ now: ContinuousClock.Instant) {
         if now - phaseClock.readAt >= PhaseClock.interval { phaseClock.read(tree, at: now) }
         guard killedFor == nil, now >= nextClockCheck else { return }
