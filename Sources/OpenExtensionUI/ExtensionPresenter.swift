@@ -9,8 +9,9 @@ import PackageSupport
 public enum ExtensionUser: String, Sendable, CaseIterable, Codable {
     /// Taps Post once the content is valid (after the sheet's presentation animation), and an alert's
     /// preferred action (else its first default one). At a sheet the extension built itself, picks the first row
-    /// of each table on screen that has rows and none selected, then taps the first enabled control titled as
-    /// a post button (`ExtensionPresenter.postTitles`), or a Done, Save or Add bar button item.
+    /// of each table on screen that has rows and none selected, then taps a Done, Save or Add bar button item, or
+    /// one titled as a post button (`ExtensionPresenter.postTitles`), in a navigation bar on screen, else the first
+    /// enabled button so titled.
     case post
     /// Taps Cancel, and an alert's cancel action (else its last); at a sheet the extension built itself, the first
     /// enabled control titled Cancel or Close, or a Cancel or Close bar button item.
@@ -120,7 +121,7 @@ public enum ExtensionPresenter {
         }
         let titles = user == .post ? postTitles : cancelTitles
         let systemItems: Set<UIBarButtonItem.SystemItem> = user == .post ? [.done, .save, .add] : [.cancel, .close]
-        let items = onScreen(shown).flatMap { ($0.navigationItem.rightBarButtonItems ?? []) + ($0.navigationItem.leftBarButtonItems ?? []) }
+        let items = barItemsShown(in: onScreen(shown))
         if let item = items.first(where: { item in
             item.isEnabled && (item.systemItem.map(systemItems.contains) ?? item.title.map { titles.contains($0.lowercased()) } ?? false)
         }) {
@@ -141,6 +142,16 @@ public enum ExtensionPresenter {
             bytes += character.utf8.count
             return bytes <= 256
         })
+    }
+
+    /// The bar button items a person can see among `controllers`: those of each navigation controller's top
+    /// controller, whose items its bar shows, unless the bar is hidden. A controller's navigation item "represents
+    /// the view controller when it is pushed onto a navigation controller" (Apple's `navigationItem`), and the
+    /// system puts an extension's principal in none: items a principal sets on its own item are shown nowhere,
+    /// and the person cannot tap them.
+    private static func barItemsShown(in controllers: [UIViewController]) -> [UIBarButtonItem] {
+        controllers.compactMap { $0 as? UINavigationController }.filter { !$0.isNavigationBarHidden }.compactMap(\.topViewController)
+            .flatMap { ($0.navigationItem.rightBarButtonItems ?? []) + ($0.navigationItem.leftBarButtonItems ?? []) }
     }
 
     /// `controller` and the controllers it holds whose views are on screen, depth first: a navigation

@@ -185,7 +185,7 @@ struct TablesAndNavigationTests {
     func userPicksAndPosts() async {
         let context = context()
         let sheet = BoardSheet()
-        ExtensionPresenter.present(sheet, with: context, user: .post)
+        ExtensionPresenter.present(UINavigationController(rootViewController: sheet), with: context, user: .post)
         guard case .completed = await context.requestEnded() else { Issue.record("\(String(describing: context.outcome))"); return }
         #expect(sheet.posted == "Board 1" && sheet.destinations.asked.contains("select 0"))
     }
@@ -195,7 +195,7 @@ struct TablesAndNavigationTests {
         let context = context()
         let sheet = BoardSheet()
         sheet.destinations.refuse = IndexPath(row: 0, section: 0)
-        ExtensionPresenter.present(sheet, with: context, user: .post)
+        ExtensionPresenter.present(UINavigationController(rootViewController: sheet), with: context, user: .post)
         guard case .completed = await context.requestEnded() else { Issue.record("\(String(describing: context.outcome))"); return }
         #expect(sheet.posted == nil && !sheet.destinations.asked.contains { $0.hasPrefix("select") })
     }
@@ -223,9 +223,39 @@ struct TablesAndNavigationTests {
     func cancelItem() async {
         let context = context()
         let sheet = BoardSheet()
-        ExtensionPresenter.present(sheet, with: context, user: .cancel)
+        ExtensionPresenter.present(UINavigationController(rootViewController: sheet), with: context, user: .cancel)
         guard case .cancelled = await context.requestEnded() else { Issue.record("\(String(describing: context.outcome))"); return }
         #expect(sheet.posted == nil && !sheet.destinations.asked.contains { $0.hasPrefix("select") })
+    }
+
+    @Test("items on a principal's own navigation item show in no bar: the user taps a button they can see instead, as on a device",
+          arguments: [false, true])
+    func itemsShownNowhere(hiddenBar: Bool) async {
+        final class BareSheet: UIViewController {
+            var tapped: [String] = []
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                navigationItem.rightBarButtonItem = UIBarButtonItem(systemItem: .done, primaryAction: UIAction { [unowned self] _ in
+                    tapped.append("bar item")
+                    extensionContext?.completeRequest(returningItems: [])
+                })
+                let send = UIButton(type: .system)
+                send.setTitle("Send", for: .normal)
+                send.addAction(UIAction { [unowned self] _ in
+                    tapped.append("button")
+                    extensionContext?.completeRequest(returningItems: [])
+                }, for: .touchUpInside)
+                view.addSubview(send)
+            }
+        }
+        let context = context()
+        let sheet = BareSheet()
+        // Bare, or in a navigation controller whose bar is hidden: either way no bar shows the Done item.
+        let principal: UIViewController = hiddenBar ? UINavigationController(rootViewController: sheet) : sheet
+        (principal as? UINavigationController)?.setNavigationBarHidden(true, animated: false)
+        ExtensionPresenter.present(principal, with: context, user: .post)
+        guard case .completed = await context.requestEnded() else { Issue.record("\(String(describing: context.outcome))"); return }
+        #expect(sheet.tapped == ["button"])
     }
 
     @Test("a button titled Send is tapped with a touch's events; a disabled one is not")
