@@ -6,6 +6,8 @@ public import OpenImageIO
 open class CALayer: NSObject {
     /// Stands in for `CALayer.cornerRadius`.
     open var cornerRadius: CGFloat = 0
+    /// The corners `cornerRadius` rounds: all four unless set. Stands in for `CALayer.maskedCorners`.
+    open var maskedCorners: CACornerMask = [.layerMinXMinYCorner, .layerMaxXMinYCorner, .layerMinXMaxYCorner, .layerMaxXMaxYCorner]
     /// Stands in for `CALayer.masksToBounds`.
     open var masksToBounds = false
     /// Stands in for `CALayer.borderWidth`.
@@ -24,6 +26,17 @@ open class CALayer: NSObject {
     open var shadowOffset = CGSize(width: 0, height: -3)
     /// Stands in for `CALayer.shadowRadius`.
     open var shadowRadius: CGFloat = 3
+}
+
+/// A layer's corners, by the edges they join. Stands in for Core Animation's `CACornerMask`, with its raw values.
+public struct CACornerMask: OptionSet, Sendable, Hashable {
+    public var rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+
+    public static let layerMinXMinYCorner = CACornerMask(rawValue: 1)
+    public static let layerMaxXMinYCorner = CACornerMask(rawValue: 2)
+    public static let layerMinXMaxYCorner = CACornerMask(rawValue: 4)
+    public static let layerMaxXMaxYCorner = CACornerMask(rawValue: 8)
 }
 
 extension UIResponder {

@@ -46,6 +46,17 @@ open class UIColor: NSObject, @unchecked Sendable {
         UIGraphicsGetCurrentContext()?.setFillColor(cgColor)
     }
 
+    /// The same color with `alpha` for its alpha (clamped to 0…1); a dynamic color's provider is kept, each color
+    /// it gives changed so. Stands in for `UIColor.withAlphaComponent(_:)`.
+    open func withAlphaComponent(_ alpha: CGFloat) -> UIColor {
+        if let provider { return UIColor(dynamicProvider: { provider($0).withAlphaComponent(alpha) }) }
+        let components = cgColor.components ?? [0, 1]
+        let clamped = min(max(alpha, 0), 1)
+        return components.count >= 4
+            ? UIColor(red: components[0], green: components[1], blue: components[2], alpha: clamped)
+            : UIColor(white: components.first ?? 0, alpha: clamped)
+    }
+
     // The fixed colors, with the components Apple's documentation and UIColor.h give each.
 
     /// Stands in for `UIColor.clear`.

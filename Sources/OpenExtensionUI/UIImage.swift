@@ -34,6 +34,8 @@ public final class UIImage: NSObject, NSSecureCoding, @unchecked Sendable {
     public let scale: CGFloat
     /// Stands in for `UIImage.imageOrientation`.
     public let imageOrientation: Orientation
+    /// Whether the image is a system symbol's (`init(systemName:)`). Stands in for `UIImage.isSymbolImage`.
+    public internal(set) var isSymbolImage = false
 
     /// Reads `data` as an image (JPEG, PNG, GIF, WebP, HEIF, TIFF, BMP), turned as its metadata says; `nil` when
     /// it is none. Nothing is decoded yet.

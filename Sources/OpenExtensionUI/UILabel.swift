@@ -188,4 +188,21 @@ open class UIFont: NSObject, @unchecked Sendable {
     open func withSize(_ fontSize: CGFloat) -> UIFont {
         UIFont(name: fontName, family: familyName, size: fontSize, weight: weight)
     }
+
+    /// The fixed-width system font (SF Mono). Stands in for `UIFont.monospacedSystemFont(ofSize:weight:)`.
+    open class func monospacedSystemFont(ofSize fontSize: CGFloat, weight: UIFont.Weight) -> UIFont {
+        UIFont(name: ".SFUIMono-Regular", family: ".SF UI Mono", size: fontSize, weight: weight)
+    }
+
+    /// The system font with digits of one width. Stands in for `UIFont.monospacedDigitSystemFont(ofSize:weight:)`.
+    open class func monospacedDigitSystemFont(ofSize fontSize: CGFloat, weight: UIFont.Weight) -> UIFont {
+        systemFont(ofSize: fontSize, weight: weight)
+    }
+
+    /// The height of a line of text: 1.2 times the point size, a nominal figure (no font file is read here; the
+    /// system font's is 1.19). Stands in for `UIFont.lineHeight`.
+    open var lineHeight: CGFloat { pointSize * 1.2 }
+
+    /// How far one character advances a line, nominally: half the point size, 0.6 for the fixed-width font.
+    var advance: CGFloat { pointSize * (familyName == ".SF UI Mono" ? 0.6 : 0.5) }
 }

@@ -117,6 +117,15 @@ open class UINavigationItem: NSObject {
         set { rightBarButtonItems = newValue.map { [$0] } }
     }
 
+    /// Stands in for `UINavigationItem.setLeftBarButton(_:animated:)`.
+    open func setLeftBarButton(_ item: UIBarButtonItem?, animated: Bool) { leftBarButtonItem = item }
+    /// Stands in for `UINavigationItem.setRightBarButton(_:animated:)`.
+    open func setRightBarButton(_ item: UIBarButtonItem?, animated: Bool) { rightBarButtonItem = item }
+    /// Stands in for `UINavigationItem.setLeftBarButtonItems(_:animated:)`.
+    open func setLeftBarButtonItems(_ items: [UIBarButtonItem]?, animated: Bool) { leftBarButtonItems = items }
+    /// Stands in for `UINavigationItem.setRightBarButtonItems(_:animated:)`.
+    open func setRightBarButtonItems(_ items: [UIBarButtonItem]?, animated: Bool) { rightBarButtonItems = items }
+
     /// Stands in for `UINavigationItem.init(title:)`.
     public init(title: String) {
         self.title = title

@@ -57,6 +57,10 @@ open class UITableViewCell: UIView {
     open var selectionStyle: SelectionStyle = .default
     /// Stands in for `UITableViewCell.separatorInset`.
     open var separatorInset: UIEdgeInsets = .zero
+    /// Stands in for `UITableViewCell.indentationLevel`.
+    open var indentationLevel = 0
+    /// The points each level indents (10, as UIKit's default). Stands in for `UITableViewCell.indentationWidth`.
+    open var indentationWidth: CGFloat = 10
     /// Stands in for `UITableViewCell.isSelected`; setting it calls `setSelected(_:animated:)`.
     open var isSelected: Bool {
         get { selected }
@@ -205,6 +209,8 @@ open class UITableView: UIScrollView {
     open weak var dataSource: (any UITableViewDataSource)?
     /// Stands in for `UITableView.rowHeight`.
     open var rowHeight: CGFloat = UITableView.automaticDimension
+    /// The space above each section's header (iOS 15), kept. Stands in for `UITableView.sectionHeaderTopPadding`.
+    open var sectionHeaderTopPadding: CGFloat = UITableView.automaticDimension
     /// Stands in for `UITableView.estimatedRowHeight`.
     open var estimatedRowHeight: CGFloat = UITableView.automaticDimension
     /// Stands in for `UITableView.separatorStyle`.
@@ -291,6 +297,8 @@ open class UITableView: UIScrollView {
     open func deleteRows(at indexPaths: [IndexPath], with animation: RowAnimation) { reloadData() }
     /// Stands in for `UITableView.reloadRows(at:with:)`: the table reloads.
     open func reloadRows(at indexPaths: [IndexPath], with animation: RowAnimation) { reloadData() }
+    /// Stands in for `UITableView.reloadSections(_:with:)`: the table reloads.
+    open func reloadSections(_ sections: IndexSet, with animation: RowAnimation) { reloadData() }
     /// Stands in for `UITableView.beginUpdates()`.
     open func beginUpdates() {}
     /// Stands in for `UITableView.endUpdates()`.

@@ -241,6 +241,12 @@ open class UIView: UIResponder {
     public var firstBaselineAnchor: NSLayoutYAxisAnchor { NSLayoutYAxisAnchor(self, .firstBaseline) }
     /// Stands in for `UIView.lastBaselineAnchor`.
     public var lastBaselineAnchor: NSLayoutYAxisAnchor { NSLayoutYAxisAnchor(self, .lastBaseline) }
+    /// How far the safe area is inset from the bounds: nowhere, as nothing insets them here. Stands in for
+    /// `UIView.safeAreaInsets`.
+    open var safeAreaInsets: UIEdgeInsets { .zero }
+    /// The margins code lays content out within: 8 points on each side unless set, as UIKit's default. Kept;
+    /// `layoutMarginsGuide` does not follow them, as nothing is laid out here. Stands in for `UIView.layoutMargins`.
+    open var layoutMargins = UIEdgeInsets(top: 8, left: 8, bottom: 8, right: 8)
     /// The view's safe area: its bounds, as nothing insets them here. Stands in for `UIView.safeAreaLayoutGuide`.
     public private(set) lazy var safeAreaLayoutGuide = UILayoutGuide(owningView: self, identifier: "UIViewSafeAreaLayoutGuide")
     /// The view's margins: its bounds, as nothing insets them here. Stands in for `UIView.layoutMarginsGuide`.
