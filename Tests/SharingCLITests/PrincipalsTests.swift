@@ -58,6 +58,22 @@ struct PrincipalsTests {
         }
     }
 
+    @Test("a share with nothing it can upload (its file's load fails) is cancelled, saying so, never completed with nothing kept")
+    func nothingToUpload() async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("UploadShare", in: directory)
+            // Photos' second representation is the file itself: its load fails, and only the preview's succeeds.
+            let result = try await Sharing.run(["run", bundle.path, "--host", "photos", "--file", Self.photo, "--fault", "load-fails(nth=2)",
+                                                "--app-group", directory.appending(path: "groups").path, "--json"])
+            let report = try json(result.standardOutput)
+            #expect(report["status"] as? String == "cancelled", "\(result.standardOutput)")
+            let error = try #require(report["error"] as? [String: String])
+            #expect(error["domain"] == "NSCocoaErrorDomain" && error["code"] == "3328" && error["description"] == "Nothing in this share can be uploaded.")
+            #expect((report["alerts"] as? [Any])?.isEmpty == true)
+            #expect((report["findings"] as? [[String: Any]])?.contains { $0["code"] as? String == "nothing-kept" } == false)
+        }
+    }
+
     @Test("work after completion: the upload runs after the request completed; one longer than the time after completion is told it expired, and is work lost at exit, in run and in test")
     func afterCompletion() async throws {
         try await withTemporaryDirectory { directory in

@@ -51,6 +51,14 @@ final class UploadViewController: UIViewController {
 
     private func askToUpload() {
         let files = staged.all
+        // Nothing it could take as a file (a link, or a type that is not data): ended with an error, so the host
+        // knows the share was not taken, where completing would say it was (`sharing fuzz` found it completing
+        // with nothing uploaded: nothing-kept).
+        guard !files.isEmpty else {
+            extensionContext?.cancelRequest(withError: NSError(domain: NSCocoaErrorDomain, code: NSFeatureUnsupportedError,
+                                                               userInfo: [NSLocalizedDescriptionKey: "Nothing in this share can be uploaded."]))
+            return
+        }
         let alert = UIAlertController(title: "Upload \(files.count) file\(files.count == 1 ? "" : "s")?", message: title, preferredStyle: .alert)
         alert.addAction(UIAlertAction(title: "Cancel", style: .cancel) { [extensionContext] _ in
             extensionContext?.cancelRequest(withError: NSError(domain: NSCocoaErrorDomain, code: NSUserCancelledError))
