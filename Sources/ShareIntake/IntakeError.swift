@@ -51,10 +51,17 @@ public struct IntakeError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
-    /// Why nothing of a share was received, from an entry whose every representation failed.
+    /// Why nothing of a share was received, from an entry whose every representation failed
+    /// (`itemUnavailable`), or one the policy refused (`refused`).
     init(unkept entry: IntakeReport.Entry) {
-        let reasons = if case .failed(let reasons) = entry.outcome { reasons } else { [String]() }
-        self.init(.itemUnavailable, "nothing of the share was received: \(reasons.first ?? "it could not be loaded")")
+        switch entry.outcome {
+        case .skipped(let reason):
+            self.init(.refused, "nothing of the share was received: \(reason)")
+        case .failed(let reasons):
+            self.init(.itemUnavailable, "nothing of the share was received: \(reasons.first ?? "it could not be loaded")")
+        case .received:
+            self.init(.unknown, "nothing of the share was received")
+        }
         item = entry.item
         attachment = entry.attachment
     }

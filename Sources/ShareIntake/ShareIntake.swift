@@ -29,15 +29,17 @@ public struct ShareIntake: Sendable {
 
     /// Receives the context's input items, then ends the request exactly once: completed, or cancelled with
     /// the error's `nsError` (`NSUserCancelledError` when the task, or `progress`, was cancelled). A share of
-    /// which nothing was received and something failed is cancelled with the first failure's reasons, so that the
-    /// person is told it was not kept, and the report returned.
+    /// which nothing was received is cancelled when something failed (with the first failure's reasons) or the
+    /// policy refused an attachment that had content (with why: a type not accepted, too large), so that the
+    /// person is told it was not kept; and the report returned.
     public func receive(from context: NSExtensionContext, into inbox: ShareInbox, host: String? = nil,
                         progress: Progress? = nil) async throws(IntakeError) -> IntakeReport {
         let items = context.inputItems.compactMap { $0 as? NSExtensionItem }
         do {
             let report = try await receive(items, into: inbox, host: host, progress: progress)
-            if report.received.isEmpty, let failed = report.entries.first(where: { if case .failed = $0.outcome { true } else { false } }) {
-                context.cancelRequest(withError: IntakeError(unkept: failed).nsError)
+            if report.received.isEmpty, let unkept = report.entries.first(where: { if case .failed = $0.outcome { true } else { false } })
+                ?? report.entries.first(where: { Self.refusedContent($0, of: items) }) {
+                context.cancelRequest(withError: IntakeError(unkept: unkept).nsError)
             } else {
                 context.completeRequest(returningItems: [], completionHandler: nil)
             }
@@ -46,6 +48,14 @@ public struct ShareIntake: Sendable {
             context.cancelRequest(withError: error.nsError)
             throw error
         }
+    }
+
+    /// Whether `entry` is an attachment with representations that the policy did not take (not an item's own
+    /// text, nor an attachment with nothing in it, nor a repeat of one received).
+    private static func refusedContent(_ entry: IntakeReport.Entry, of items: [NSExtensionItem]) -> Bool {
+        guard case .skipped = entry.outcome, let attachment = entry.attachment, items.indices.contains(entry.item - 1),
+              let providers = items[entry.item - 1].attachments, providers.indices.contains(attachment - 1) else { return false }
+        return !providers[attachment - 1].registeredTypeIdentifiers.isEmpty
     }
 
     /// Receives extension items. `progress`, when given, gets one child per attachment, counting bytes;

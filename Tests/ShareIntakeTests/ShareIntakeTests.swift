@@ -133,6 +133,36 @@ struct HostShareTests {
         #expect(try scratch.inbox.pending().isEmpty)
     }
 
+    @Test("a share the policy takes nothing of is cancelled, saying why, where one with nothing in it completes",
+          arguments: [true, false])
+    func nothingTakenCancels(withContent: Bool) async throws {
+        let scratch = Scratch()
+        // A note declared as an image (a host's vague type), to an extension that takes images: the bytes say text.
+        let note = scratch.file("note.txt", Array("a note, not a picture".utf8))
+        let provider = NSItemProvider()
+        if withContent {
+            provider.registerFileRepresentation(forTypeIdentifier: "public.image", fileOptions: [], visibility: .all) { completion in
+                completion(note, false, nil)
+                return nil
+            }
+        }
+        let item = NSExtensionItem()
+        item.attachments = [provider]
+        let context = NSExtensionContext(inputItems: [item])
+        let report = try await ShareIntake(policy: IntakePolicy(acceptedTypes: [.image])).receive(from: context, into: scratch.inbox)
+        #expect(report.received.isEmpty)
+        guard withContent else {
+            guard case .completed? = context.outcome else { Issue.record("\(String(describing: context.outcome))"); return }
+            return
+        }
+        guard case .skipped(let reason)? = report.entries.first?.outcome else { Issue.record("\(report.entries)"); return }
+        guard case .cancelled(let error)? = context.outcome else { Issue.record("\(String(describing: context.outcome))"); return }
+        let cocoa = error as NSError
+        #expect(cocoa.domain == "OpenSharing.ShareIntake" && cocoa.code == IntakeError.Code.refused.rawValue, "\(cocoa)")
+        #expect(cocoa.localizedDescription == "item 1, attachment 1: nothing of the share was received: \(reason)")
+        #expect(try scratch.inbox.pending().isEmpty)
+    }
+
     @Test("Messages' URL representation is a file URL that cannot be read: it fails, saying so")
     func messagesURL() async throws {
         let scratch = Scratch()
