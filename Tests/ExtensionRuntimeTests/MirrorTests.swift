@@ -68,4 +68,28 @@ struct MirrorTests {
         #expect(returned["probe"] as? NSString == json as NSString)
         #expect(run.returned.map(\.form) == [.item, .item])
     }
+
+    @Test("strings and property lists too large for a message cross in a sealed memory file, both ways, as an XPC message carries them")
+    func largeItemsBothWays() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try ExtensionBundle(url: ExampleBundles.make("ShareProber", in: directory))
+        // A note of 60,000 characters: over the 48 KiB an item crosses in a message.
+        let note = String(repeating: "Lorem ipsum dolor sit amet. ", count: 2143)
+        let item = NSExtensionItem()
+        item.attachments = [NSItemProvider(item: note as NSString, typeIdentifier: "public.utf8-plain-text")]
+        let run = try await ExtensionHost().run(bundle, items: [item])
+        guard case .completed(let items) = run.outcome, let attachments = items.first?.attachments, attachments.count == 2 else {
+            Issue.record("\(run.outcome): \(run.log)")
+            return
+        }
+        // In: the extension's loadItem gave it the whole string.
+        let json = try #require(try await attachments[0].loadItem(forTypeIdentifier: "public.json", options: nil) as Any as? String)
+        #expect(json.contains("NSString \\\"\(note)\\\""))
+        // Out: the JSON it returned (over the item limit itself) and the dictionary holding it load here whole.
+        #expect(json.utf8.count > 48 << 10)
+        let returned = try #require(try await attachments[1].loadItem(forTypeIdentifier: "com.apple.property-list", options: nil) as? NSDictionary)
+        #expect(returned["probe"] as? NSString == json as NSString)
+        #expect(!run.log.contains("the request completes with none"), "\(run.log)")
+    }
 }

@@ -37,6 +37,8 @@ struct RuntimeMessageTests {
         .loaded(id: 8, .image(type: "public.png", length: 4096)),
         .loaded(id: 2, .failed(RemoteError(domain: "NSItemProviderErrorDomain", code: -1000, message: "gone"))),
         .loaded(id: 3, .propertyList([0x62, 0x70])),
+        .loaded(id: 9, .textInMemory(length: 200_000)),
+        .loaded(id: 10, .propertyListInMemory(length: 70_000)),
         .loaded(id: 4, .bytes([1, 2, 3])),
         .loaded(id: 5, .url("file:///tmp/x")),
         .openedURL(id: 2, opened: true),

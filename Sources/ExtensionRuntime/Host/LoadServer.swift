@@ -99,7 +99,11 @@ final class LoadServer: Sendable {
         record.size = answer.size
         if case .failed(let error) = answer.result { record.failure = error.message }
         let memoryFiles: [UInt64] = answer.files.compactMap { file in
-            guard case .memory = answer.result, let status = try? file.status() else { return nil }
+            switch answer.result {
+            case .memory, .textInMemory, .propertyListInMemory: break
+            default: return nil
+            }
+            guard let status = try? file.status() else { return nil }
             return status.inode
         }
         guard let source = answer.stream, case .stream(let name) = answer.result else {

@@ -224,13 +224,25 @@ enum ProviderMirror {
         }
     }
 
-    /// A URL, string or property list, if it fits a message.
+    /// A URL, string or property list: in the message while it fits; a longer string or property list in a
+    /// sealed memory file, as an XPC message carries any length on a device.
     private static func text(_ result: LoadResult) -> CrossingAnswer {
         let size = result.size ?? 0
-        guard size <= itemLimit else {
-            return .failure(.unavailableCoercionError, "an item of \(size) bytes is larger than the \(itemLimit) that cross in a message")
+        guard size > itemLimit else { return CrossingAnswer(result: result, size: size) }
+        do {
+            switch result {
+            case .text(let text):
+                return CrossingAnswer(result: .textInMemory(length: UInt64(size)), files: [try MemoryFile.sealed(Data(text.utf8), name: "opensharing-text")],
+                                      size: size)
+            case .propertyList(let bytes):
+                return CrossingAnswer(result: .propertyListInMemory(length: UInt64(size)),
+                                      files: [try MemoryFile.sealed(Data(bytes), name: "opensharing-plist")], size: size)
+            default:
+                return .failure(.unavailableCoercionError, "an item of \(size) bytes is larger than the \(itemLimit) that cross in a message")
+            }
+        } catch {
+            return .failure(error, "")
         }
-        return CrossingAnswer(result: result, size: size)
     }
 
     // MARK: The wire to providers
@@ -292,7 +304,7 @@ enum ProviderMirror {
     /// A returned payload, checked against what it claims; a directory's descriptor fails its loads.
     private static func checked(_ payload: LoadResult, files: [OpenFile], type: String) throws(ProtocolViolation) -> LoadResult {
         switch payload {
-        case .memory(let length), .image(_, let length):
+        case .memory(let length), .image(_, let length), .textInMemory(let length), .propertyListInMemory(let length):
             guard let file = files.first, MemoryFile.isSealed(file) else {
                 throw ProtocolViolation("the returned \(type) payload's memory file is not sealed against change")
             }
@@ -302,6 +314,13 @@ enum ProviderMirror {
             }
             guard length <= maximumMemoryPayload else {
                 throw ProtocolViolation("the returned \(type) payload of \(length) bytes is larger than the \(maximumMemoryPayload) a memory payload may be")
+            }
+            if case .propertyListInMemory = payload {
+                do {
+                    _ = try PropertyList.read(try memoryBytes(length: length, files: files).get())
+                } catch {
+                    throw ProtocolViolation("the returned \(type) property list does not read: \(error)")
+                }
             }
             return payload
         case .propertyList(let bytes):
@@ -408,20 +427,25 @@ enum ProviderMirror {
         case .bytes(let bytes):
             return .success(Data(bytes))
         case .memory(let length), .image(_, let length):
-            guard let file = files.first, length <= maximumMemoryPayload else {
-                return .failure(error(.itemUnavailableError, "a memory payload of \(length) bytes is missing or larger than \(maximumMemoryPayload)"))
-            }
-            do {
-                let data = try file.bytes(at: 0, count: Int(length))
-                guard data.count == Int(length) else { return .failure(error(.itemUnavailableError, "a memory payload ended at \(data.count) of \(length) bytes")) }
-                return .success(Data(data))
-            } catch {
-                return .failure(Self.error(.itemUnavailableError, "\(error)"))
-            }
+            return memoryBytes(length: length, files: files)
         case .failed(let remote):
             return .failure(nsError(remote))
         default:
             return .failure(error(.unexpectedValueClassError, "the other side answered a data load with \(result.kindName)"))
+        }
+    }
+
+    /// The bytes of the memory file a result carries, `length` of them.
+    private static func memoryBytes(length: UInt64, files: [OpenFile]) -> Result<Data, NSError> {
+        guard let file = files.first, length <= maximumMemoryPayload else {
+            return .failure(error(.itemUnavailableError, "a memory payload of \(length) bytes is missing or larger than \(maximumMemoryPayload)"))
+        }
+        do {
+            let data = try file.bytes(at: 0, count: Int(length))
+            guard data.count == Int(length) else { return .failure(error(.itemUnavailableError, "a memory payload ended at \(data.count) of \(length) bytes")) }
+            return .success(Data(data))
+        } catch {
+            return .failure(Self.error(.itemUnavailableError, "\(error)"))
         }
     }
 
@@ -457,6 +481,16 @@ enum ProviderMirror {
             body(url, nil)
         case .text(let text):
             body(text as NSString, nil)
+        case .textInMemory(let length):
+            switch memoryBytes(length: length, files: files) {
+            case .success(let data): body(String(decoding: data, as: UTF8.self) as NSString, nil)
+            case .failure(let error): body(nil, error)
+            }
+        case .propertyListInMemory(let length):
+            switch memoryBytes(length: length, files: files) {
+            case .success(let data): item(of: .propertyList(Array(data)), files: [], in: crossed, body)
+            case .failure(let error): body(nil, error)
+            }
         case .bytes, .memory:
             switch data(of: result, files: files) {
             case .success(let data): body(NSData(data: data), nil)
@@ -623,7 +657,7 @@ extension LoadResult {
     var size: Int? {
         switch self {
         case .bytes(let bytes), .propertyList(let bytes): bytes.count
-        case .memory(let length), .image(_, let length): Int(clamping: length)
+        case .memory(let length), .image(_, let length), .textInMemory(let length), .propertyListInMemory(let length): Int(clamping: length)
         case .url(let string), .text(let string): string.utf8.count
         case .file, .stream, .failed: nil
         }
@@ -636,8 +670,8 @@ extension LoadResult {
         case .file: "a file"
         case .stream: "a stream"
         case .url: "a URL"
-        case .text: "a string"
-        case .propertyList: "a property list"
+        case .text, .textInMemory: "a string"
+        case .propertyList, .propertyListInMemory: "a property list"
         case .image: "an image"
         case .failed: "an error"
         }

@@ -127,6 +127,12 @@ package enum LoadResult: Equatable, Sendable {
     case text(String)
     /// An item that is a property-list object (a dictionary from JavaScript preprocessing), as a binary plist.
     case propertyList([UInt8])
+    /// An item that is a string too long for a message: its UTF-8, of this length, in the sealed memory file the
+    /// packet carries.
+    case textInMemory(length: UInt64)
+    /// An item that is a property list too large for a message: the binary plist, of this length, in the sealed
+    /// memory file the packet carries.
+    case propertyListInMemory(length: UInt64)
     /// An item that is an image object (a `UIImage`): its encoded bytes, of this type, in the sealed memory
     /// file the packet carries.
     case image(type: String, length: UInt64)
@@ -136,7 +142,7 @@ package enum LoadResult: Equatable, Sendable {
     /// How many descriptors this result takes from its packet.
     var descriptorCount: Int {
         switch self {
-        case .memory, .file, .stream, .image: 1
+        case .memory, .file, .stream, .image, .textInMemory, .propertyListInMemory: 1
         default: 0
         }
     }
@@ -415,6 +421,8 @@ struct WireWriter {
         case .propertyList(let data): u8(6); self.data(data)
         case .failed(let error): u8(7); self.error(error)
         case .image(let type, let length): u8(9); string(type); u64(length); descriptors += 1
+        case .textInMemory(let length): u8(10); u64(length); descriptors += 1
+        case .propertyListInMemory(let length): u8(11); u64(length); descriptors += 1
         }
     }
 
@@ -559,6 +567,8 @@ struct WireReader {
         case 7: return .failed(try error())
         case 8: descriptors += 1; return .stream(name: try string())
         case 9: descriptors += 1; return .image(type: try string(), length: try u64())
+        case 10: descriptors += 1; return .textInMemory(length: try u64())
+        case 11: descriptors += 1; return .propertyListInMemory(length: try u64())
         case let code: throw ProtocolViolation("unknown load result \(code) at byte \(position - 1)")
         }
     }
