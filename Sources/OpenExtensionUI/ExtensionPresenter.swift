@@ -9,7 +9,7 @@ import PackageSupport
 public enum ExtensionUser: String, Sendable, CaseIterable, Codable {
     /// Taps Post once the content is valid (after the sheet's presentation animation), and an alert's
     /// preferred action (else its first default one). At a sheet the extension built itself, picks the first row
-    /// of each table on screen that has rows and none selected, then taps a Done, Save or Add bar button item, or
+    /// of each table (and item of each collection view) on screen that has some and none selected, then taps a Done, Save or Add bar button item, or
     /// one titled as a post button (`ExtensionPresenter.postTitles`), in a navigation bar on screen, else the first
     /// enabled button so titled.
     case post
@@ -65,8 +65,8 @@ public enum ExtensionPresenter {
     /// Told of each alert once the user has done what they do with it (or at once, when they do nothing).
     public static var alertObserver: (@MainActor (PresentedAlert) -> Void)?
     /// Told of each button the user taps, as they tap it: the system compose sheet's `Post` and `Cancel`; on a
-    /// sheet the extension built, `button "TITLE"`, `bar item "TITLE"` or `bar item done` (a system item), and
-    /// `row SECTION.ROW` for a table's row.
+    /// sheet the extension built, `button "TITLE"`, `bar item "TITLE"` or `bar item done` (a system item),
+    /// `row SECTION.ROW` for a table's row and `item SECTION.ITEM` for a collection view's item.
     public static var tapObserver: (@MainActor (String) -> Void)?
 
     /// The titles of a post button on a sheet an extension builds itself, compared without regard to case: the
@@ -107,12 +107,18 @@ public enum ExtensionPresenter {
         var shown = principal
         while let presented = shown.presentedViewController, !(presented is UIAlertController) { shown = presented }
         if user == .post && choosing {
-            let unchosen = tables(in: shown.view).filter { $0.allowsSelection && $0.indexPathForSelectedRow == nil }
+            let unchosen = views(UITableView.self, in: shown.view).filter { $0.allowsSelection && $0.indexPathForSelectedRow == nil }
                 .compactMap { table in table.indexPathsForVisibleRows?.first.map { (table, $0) } }
-            if !unchosen.isEmpty {
+            let unchosenItems = views(UICollectionView.self, in: shown.view).filter { $0.allowsSelection && $0.indexPathsForSelectedItems == nil }
+                .compactMap { collection in collection.indexPathsForVisibleItems.first.map { (collection, $0) } }
+            if !unchosen.isEmpty || !unchosenItems.isEmpty {
                 for (table, row) in unchosen {
                     tapObserver?("row \(row.section).\(row.row)")
                     table.tapRow(at: row)
+                }
+                for (collection, item) in unchosenItems {
+                    tapObserver?("item \(item.section).\(item.item)")
+                    collection.tapItem(at: item)
                 }
                 return react(to: context) {
                     if context.outcome == nil { arrive(at: principal, as: user, context: context, choosing: false) }
@@ -161,10 +167,10 @@ public enum ExtensionPresenter {
         return [controller] + held.flatMap(onScreen)
     }
 
-    /// The tables on screen beneath `view`, depth first.
-    private static func tables(in view: UIView) -> [UITableView] {
+    /// The views of `kind` on screen beneath `view`, depth first (not those inside one).
+    private static func views<Kind: UIView>(_ kind: Kind.Type, in view: UIView) -> [Kind] {
         guard !view.isHidden, view.alpha > 0 else { return [] }
-        return (view as? UITableView).map { [$0] } ?? view.subviews.flatMap(tables)
+        return (view as? Kind).map { [$0] } ?? view.subviews.flatMap { views(kind, in: $0) }
     }
 
     /// The buttons on screen beneath `view`, depth first.

@@ -35,7 +35,7 @@ public struct ExtensionRun: Sendable {
     /// What the runtime found beside the outcome: a request ended twice, a program not optimised.
     public var findings: [Finding] = []
     /// What the scripted user tapped, in order: the system compose sheet's `Post` and `Cancel`; on a sheet the
-    /// extension built, `row SECTION.ROW`, `button "TITLE"`, `bar item "TITLE"` or `bar item done` (at most 64).
+    /// extension built, `row SECTION.ROW`, `item SECTION.ITEM`, `button "TITLE"`, `bar item "TITLE"` or `bar item done` (at most 64).
     public var taps: [String] = []
     /// The names the extension posted to the Darwin notify center (`CFNotificationCenterPostNotification`), in
     /// order: how an extension tells its app that something arrived.

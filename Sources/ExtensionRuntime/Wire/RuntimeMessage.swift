@@ -79,11 +79,11 @@ package enum RuntimeMessage: Equatable, Sendable {
     package static let transferHeaders = 100
     package static let longestTransferField = 8 << 10
 
-    /// What `tapped` names: the compose sheet's buttons, or a row, button or bar item of a sheet the extension
+    /// What `tapped` names: the compose sheet's buttons, or a row, item, button or bar item of a sheet the extension
     /// built, whose title (the extension's own words) is at most `longestTapName` bytes in all.
     package static func isTapName(_ name: String) -> Bool {
         guard name.utf8.count <= longestTapName else { return false }
-        return ["Post", "Cancel"].contains(name) || ["row ", "button \"", "bar item "].contains { name.hasPrefix($0) }
+        return ["Post", "Cancel"].contains(name) || ["row ", "item ", "button \"", "bar item "].contains { name.hasPrefix($0) }
     }
     package static let longestTapName = 512
 
