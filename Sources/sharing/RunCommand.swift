@@ -150,8 +150,8 @@ enum DeviceOption {
             let limits = device.memoryLimits.sorted { $0.key < $1.key }.map { point, bytes in
                 "\(ExtensionPoint.named(point)?.name.lowercased() ?? point) \(ByteCount(bytes: bytes))"
             }
-            Output.line("\(device.name): \(device.model), scale \(device.screenScale), \(device.screenWidth) × \(device.screenHeight) points; "
-                        + "memory: \(limits.joined(separator: ", "))")
+            Output.line("\(device.name): \(device.model), iOS \(device.systemVersion), scale \(device.screenScale), "
+                        + "\(device.screenWidth) × \(device.screenHeight) points; memory: \(limits.joined(separator: ", "))")
             for source in device.sources { Output.line("  source: \(source)") }
         }
         Output.line("Other extension points, and points a device has no figure for, take the point's limit; an explicit --memory-limit wins over both.")

@@ -116,3 +116,28 @@ struct TextAndSymbolsTests {
         #expect(table.numberOfRows(inSection: 0) == 4)
     }
 }
+
+@Suite("The device played")
+@MainActor
+struct DeviceTests {
+    @Test("an iPhone held upright, named as iOS 16 names it to apps, running the played class's iOS (26.0 when none is passed)")
+    func device() {
+        let device = UIDevice.current
+        #expect(device.name == "iPhone" && device.model == "iPhone" && device.localizedModel == "iPhone" && device.systemName == "iOS")
+        #expect(ProcessInfo.processInfo.environment["OPENSHARING_SYSTEM_VERSION"] != nil || device.systemVersion == "26.0")
+        #expect(device.userInterfaceIdiom == .phone && device.orientation == .portrait && device.orientation.isPortrait && !device.orientation.isFlat)
+        #expect(UIDeviceOrientation.landscapeLeft.isLandscape && UIDeviceOrientation.faceUp.rawValue == 5)
+        #expect(device.batteryLevel == -1 && device.batteryState == .unknown)
+        device.isBatteryMonitoringEnabled = true
+        defer { device.isBatteryMonitoringEnabled = false }
+        #expect(device.batteryLevel == 1 && device.batteryState == .full)
+    }
+
+    @Test("a vendor's identifier is the same for its app and every extension of its, and another vendor's differs")
+    func vendor() {
+        let app = UIDevice.vendorIdentifier("com.example")
+        #expect(app == UIDevice.vendorIdentifier("com.example") && app != UIDevice.vendorIdentifier("org.example"))
+        // A name-based UUID's version and variant.
+        #expect(app.uuidString.dropFirst(14).first == "5" && "89AB".contains(app.uuidString.dropFirst(19).first!))
+    }
+}

@@ -188,7 +188,8 @@ struct PrincipalsTests {
     func devicesAndBadInput() async throws {
         let list = try await Sharing.run(["run", "--list-devices"])
         #expect(list.status == 0)
-        #expect(list.standardOutput.contains("iphone-13: iPhone 13, scale 3, 390 × 844 points; memory: share 120.0 MB, notification service 24.0 MB"))
+        #expect(list.standardOutput.contains("iphone-13: iPhone 13, iOS 26.0, scale 3, 390 × 844 points; memory: share 120.0 MB, notification service 24.0 MB"))
+        #expect(list.standardOutput.contains("iphone-5s: iPhone 5s (iOS 12 at most), iOS 12.5.7, scale 2"))
         #expect(list.standardOutput.contains("source: https://github.com/signalapp/Signal-iOS/issues/4220"))
         try await withTemporaryDirectory { directory in
             let bundle = try ExampleBundle.make("Uppercase", in: directory)

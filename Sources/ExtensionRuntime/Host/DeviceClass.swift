@@ -11,6 +11,9 @@ public struct DeviceClass: Sendable {
     public var screenScale: Int
     /// The screen in points, portrait.
     public var screenWidth: Int, screenHeight: Int
+    /// The iOS version played (`UIDevice.current.systemVersion`): iOS 26.0 for the phones in use today, the last
+    /// their phones ran for the older classes.
+    public var systemVersion: String
     /// The memory limit of each extension point reported for the class, in bytes; points not named here take
     /// their default (`ExtensionLimits.defaults(forExtensionPoint:)`).
     public var memoryLimits: [String: Int]
@@ -20,13 +23,14 @@ public struct DeviceClass: Sendable {
     /// Where each figure comes from.
     public var sources: [String]
 
-    public init(name: String, model: String, screenScale: Int, screenWidth: Int, screenHeight: Int, memoryLimits: [String: Int],
-                baselines: [String: Int] = [:], sources: [String]) {
+    public init(name: String, model: String, screenScale: Int, screenWidth: Int, screenHeight: Int,
+                systemVersion: String = DeviceClass.currentSystem, memoryLimits: [String: Int], baselines: [String: Int] = [:], sources: [String]) {
         self.name = name
         self.model = model
         self.screenScale = screenScale
         self.screenWidth = screenWidth
         self.screenHeight = screenHeight
+        self.systemVersion = systemVersion
         self.memoryLimits = memoryLimits
         self.baselines = baselines
         self.sources = sources
@@ -52,35 +56,41 @@ public struct DeviceClass: Sendable {
     private static let shareLimits = "https://alicinaroglu.dev/share-extension-memory-limits-the-numbers-apple-wont-print/ (share extension ceilings measured on iPhone SE 2: ~110 MB, iPhone 13: ~120 MB, iPhone 15 Pro: ~180 MB)"
     private static let notificationLimits = "24 MB for notification service extensions on iOS 13 to 17: https://github.com/nextcloud/talk-ios/issues/1223, https://github.com/realm/realm-swift/issues/8606, https://blog.kulman.sk/dealing-with-memory-limits-in-app-extensions/"
     private static let olderNotificationLimits = "12 MB on an iPhone 5s and 16 MB on an iPhone X, as reported in 2020 and 2022: https://github.com/element-hq/element-ios/issues/3868, https://forums.developer.apple.com/forums/thread/698076"
+    /// The iOS version the phones in use today run: every class here but the two older ones is of phones that run
+    /// iOS 26 (the iPhone 11 and later, and the second and third iPhone SE).
+    public static let currentSystem = "26.0"
+    private static let currentSystemSource = "iOS 26.0: iOS 26 runs on the iPhone 11 and later and the iPhone SE (2nd and 3rd generation), not the XR or XS (Apple's compatibility list, as https://www.tomsguide.com/phones/iphones/ios-26-supported-devices-heres-the-iphones-that-do-and-dont-make-the-cut reports it)"
     private static let noShareFigure = "no source gives this model's share extension limit: the point's reported 120 MB applies"
 
     /// The classes the runtime knows: the phones in use today (every one iOS 26 supports is of one of these
     /// screens), and two older ones with the notification limits reported for them.
     public static let all: [DeviceClass] = [
         DeviceClass(name: "iphone-se-2", model: "iPhone SE (2nd generation)", screenScale: 2, screenWidth: 375, screenHeight: 667,
-                    memoryLimits: [share: 110 << 20, notificationService: 24 << 20], sources: [screens, shareLimits, notificationLimits]),
+                    memoryLimits: [share: 110 << 20, notificationService: 24 << 20], sources: [screens, currentSystemSource, shareLimits, notificationLimits]),
         DeviceClass(name: "iphone-se-3", model: "iPhone SE (3rd generation)", screenScale: 2, screenWidth: 375, screenHeight: 667,
-                    memoryLimits: [notificationService: 24 << 20], sources: [screens, noShareFigure, notificationLimits]),
+                    memoryLimits: [notificationService: 24 << 20], sources: [screens, currentSystemSource, noShareFigure, notificationLimits]),
         DeviceClass(name: "iphone-11", model: "iPhone 11 and iPhone XR", screenScale: 2, screenWidth: 414, screenHeight: 896,
-                    memoryLimits: [notificationService: 24 << 20], sources: [screens, noShareFigure, notificationLimits]),
+                    memoryLimits: [notificationService: 24 << 20], sources: [screens, currentSystemSource, noShareFigure, notificationLimits]),
         DeviceClass(name: "iphone-13", model: "iPhone 13", screenScale: 3, screenWidth: 390, screenHeight: 844,
                     memoryLimits: [share: 120 << 20, notificationService: 24 << 20],
-                    sources: [screens, shareLimits, "https://github.com/signalapp/Signal-iOS/issues/4220 (a share extension \"terminated upon reaching 120MB\")",
+                    sources: [screens, currentSystemSource, shareLimits, "https://github.com/signalapp/Signal-iOS/issues/4220 (a share extension \"terminated upon reaching 120MB\")",
                               notificationLimits]),
         DeviceClass(name: "iphone-14", model: "iPhone 14 (and 12, 13 Pro, 16e)", screenScale: 3, screenWidth: 390, screenHeight: 844,
-                    memoryLimits: [notificationService: 24 << 20], sources: [screens, noShareFigure, notificationLimits]),
+                    memoryLimits: [notificationService: 24 << 20], sources: [screens, currentSystemSource, noShareFigure, notificationLimits]),
         DeviceClass(name: "iphone-15", model: "iPhone 15 (and 14 Pro, 16)", screenScale: 3, screenWidth: 393, screenHeight: 852,
-                    memoryLimits: [notificationService: 24 << 20], sources: [screens, noShareFigure, notificationLimits]),
+                    memoryLimits: [notificationService: 24 << 20], sources: [screens, currentSystemSource, noShareFigure, notificationLimits]),
         DeviceClass(name: "iphone-15-pro", model: "iPhone 15 Pro", screenScale: 3, screenWidth: 393, screenHeight: 852,
-                    memoryLimits: [share: 180 << 20, notificationService: 24 << 20], sources: [screens, shareLimits, notificationLimits]),
+                    memoryLimits: [share: 180 << 20, notificationService: 24 << 20], sources: [screens, currentSystemSource, shareLimits, notificationLimits]),
         DeviceClass(name: "iphone-16-pro", model: "iPhone 16 Pro (and 17)", screenScale: 3, screenWidth: 402, screenHeight: 874,
-                    memoryLimits: [notificationService: 24 << 20], sources: [newerScreens, noShareFigure, notificationLimits]),
+                    memoryLimits: [notificationService: 24 << 20], sources: [newerScreens, currentSystemSource, noShareFigure, notificationLimits]),
         DeviceClass(name: "iphone-16-pro-max", model: "iPhone 16 Pro Max", screenScale: 3, screenWidth: 440, screenHeight: 956,
-                    memoryLimits: [notificationService: 24 << 20], sources: [newerScreens, noShareFigure, notificationLimits]),
+                    memoryLimits: [notificationService: 24 << 20], sources: [newerScreens, currentSystemSource, noShareFigure, notificationLimits]),
         DeviceClass(name: "iphone-x-2020", model: "iPhone X, as reported in 2020", screenScale: 3, screenWidth: 375, screenHeight: 812,
-                    memoryLimits: [notificationService: 16 << 20], sources: [screens, olderNotificationLimits]),
+                    systemVersion: "14.0", memoryLimits: [notificationService: 16 << 20],
+                    sources: [screens, "iOS 14.0, released in September 2020, the year of the report", olderNotificationLimits]),
         DeviceClass(name: "iphone-5s", model: "iPhone 5s (iOS 12 at most)", screenScale: 2, screenWidth: 320, screenHeight: 568,
-                    memoryLimits: [notificationService: 12 << 20], sources: [screens, olderNotificationLimits]),
+                    systemVersion: "12.5.7", memoryLimits: [notificationService: 12 << 20],
+                    sources: [screens, "iOS 12.5.7 (January 2023), the last release of iOS 12, the last the iPhone 5s runs", olderNotificationLimits]),
     ]
 
     /// The device played when none is named: the iPhone 13, a phone in use today whose screen draws at 3× and whose

@@ -113,6 +113,7 @@ public struct ExtensionHost: Sendable {
         if let device {
             environment["OPENSHARING_SCREEN_SCALE"] = String(device.screenScale)
             environment["OPENSHARING_SCREEN_POINTS"] = "\(device.screenWidth)x\(device.screenHeight)"
+            environment["OPENSHARING_SYSTEM_VERSION"] = device.systemVersion
         }
         return (limits, environment, device?.baseline(forExtensionPoint: bundle.extensionPointIdentifier) ?? 0)
     }
