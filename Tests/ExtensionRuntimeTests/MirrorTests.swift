@@ -92,4 +92,29 @@ struct MirrorTests {
         #expect(returned["probe"] as? NSString == json as NSString)
         #expect(!run.log.contains("the request completes with none"), "\(run.log)")
     }
+
+    @Test("returned items that together outgrow a message have their largest payloads carried in memory files: the completion keeps every one")
+    func returnedItemsOutgrowingAMessage() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try ExtensionBundle(url: ExampleBundles.make("ShareProber", in: directory))
+        // A note of 11,200 characters as the item and as the content text, under a title outside ASCII (as the fuzzer's
+        // share that found it): the probe's JSON is under the item limit, and it is returned twice, as JSON and in a
+        // dictionary whose binary property list keeps the string as UTF-16: more than a message holds in all.
+        let note = String(repeating: "Lorem ipsum dolor sit amet. ", count: 400)
+        let item = NSExtensionItem()
+        item.attributedTitle = NSAttributedString(string: "Ünïcödé title")
+        item.attributedContentText = NSAttributedString(string: note)
+        item.attachments = [NSItemProvider(item: note as NSString, typeIdentifier: "public.utf8-plain-text")]
+        let run = try await ExtensionHost().run(bundle, items: [item])
+        guard case .completed(let items) = run.outcome, let attachments = items.first?.attachments, attachments.count == 2 else {
+            Issue.record("\(run.outcome): \(run.log)")
+            return
+        }
+        let json = try #require(try await attachments[0].loadItem(forTypeIdentifier: "public.json", options: nil) as Any as? String)
+        let returned = try #require(try await attachments[1].loadItem(forTypeIdentifier: "com.apple.property-list", options: nil) as? NSDictionary)
+        #expect(returned["probe"] as? NSString == json as NSString)
+        let plist = try PropertyListSerialization.data(fromPropertyList: returned, format: .binary, options: 0)
+        #expect(json.utf8.count < 48 << 10 && plist.count < 48 << 10 && json.utf8.count + plist.count > 64 << 10, "\(json.utf8.count) + \(plist.count)")
+    }
 }

@@ -81,11 +81,11 @@ enum ProviderMirror {
         let slots = found, skeleton = outline
         let answers = Locked<[CrossingAnswer?]>(Array(repeating: nil, count: slots.count))
         let remaining = Locked(slots.count)
-        let finish: @Sendable () -> Void = {
+        let assemble: @Sendable ([CrossingAnswer]) -> ([WireItem], [OpenFile]) = { answers in
             var wire = skeleton
             var files: [OpenFile] = []
-            for (slot, answer) in zip(slots, answers.withLock { $0 }) {
-                var answer = answer ?? .failure(.unknownError, "the representation gave no answer")
+            for (slot, answer) in zip(slots, answers) {
+                var answer = answer
                 if answer.stream != nil {
                     answer = .failure(.unavailableCoercionError, "\(slot.type) is a stream of unknown length, which an extension cannot return")
                 } else if files.count + answer.files.count > PacketChannel.maximumDescriptors {
@@ -96,6 +96,17 @@ enum ProviderMirror {
                 wire[slot.item].attachments?[slot.attachment].representations.append(
                     WireRepresentation(type: slot.type, form: slot.form, payload: answer.result))
             }
+            return (wire, files)
+        }
+        let finish: @Sendable () -> Void = {
+            var settled = answers.withLock { $0 }.map { $0 ?? .failure(.unknownError, "the representation gave no answer") }
+            // A completion is one packet: while the items do not fit it, the largest payload still in the message
+            // moves to a sealed memory file, as an XPC message carries returned items of any size whole.
+            for index in settled.indices.sorted(by: { (settled[$0].size ?? 0) > (settled[$1].size ?? 0) }) {
+                guard RuntimeMessage.complete(items: assemble(settled).0).encoded().bytes.count > RuntimeMessage.maximumPacket else { break }
+                settled[index] = carriedInMemory(settled[index])
+            }
+            let (wire, files) = assemble(settled)
             reply(wire, files)
         }
         if slots.isEmpty { return finish() }
@@ -228,18 +239,24 @@ enum ProviderMirror {
     /// sealed memory file, as an XPC message carries any length on a device.
     private static func text(_ result: LoadResult) -> CrossingAnswer {
         let size = result.size ?? 0
-        guard size > itemLimit else { return CrossingAnswer(result: result, size: size) }
+        let answer = CrossingAnswer(result: result, size: size)
+        guard size > itemLimit else { return answer }
+        if case .url = result { return .failure(.unavailableCoercionError, "a URL of \(size) bytes is longer than the \(itemLimit) that cross in a message") }
+        return carriedInMemory(answer)
+    }
+
+    /// `answer` with what it carries in the message (data, a string, a property list) moved to a sealed memory
+    /// file; any other answer as it is.
+    private static func carriedInMemory(_ answer: CrossingAnswer) -> CrossingAnswer {
+        let moved: (LoadResult, Data)
+        switch answer.result {
+        case .bytes(let bytes): moved = (.memory(length: UInt64(bytes.count)), Data(bytes))
+        case .text(let text): moved = (.textInMemory(length: UInt64(text.utf8.count)), Data(text.utf8))
+        case .propertyList(let bytes): moved = (.propertyListInMemory(length: UInt64(bytes.count)), Data(bytes))
+        default: return answer
+        }
         do {
-            switch result {
-            case .text(let text):
-                return CrossingAnswer(result: .textInMemory(length: UInt64(size)), files: [try MemoryFile.sealed(Data(text.utf8), name: "opensharing-text")],
-                                      size: size)
-            case .propertyList(let bytes):
-                return CrossingAnswer(result: .propertyListInMemory(length: UInt64(size)),
-                                      files: [try MemoryFile.sealed(Data(bytes), name: "opensharing-plist")], size: size)
-            default:
-                return .failure(.unavailableCoercionError, "an item of \(size) bytes is larger than the \(itemLimit) that cross in a message")
-            }
+            return CrossingAnswer(result: moved.0, files: [try MemoryFile.sealed(moved.1, name: "opensharing-payload")], size: moved.1.count)
         } catch {
             return .failure(error, "")
         }
