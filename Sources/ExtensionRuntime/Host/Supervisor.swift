@@ -304,7 +304,7 @@ final class Supervisor {
             // core itself) reaps it and says how.
             if closed, outcome == nil, !ready.readable.contains(tree.endDescriptor), var since = sinceClosed,
                clock.now >= since.start + Self.closedMoment, !tree.programHasEnded {
-                since.read(tree, at: clock.now)
+                since.read(tree, at: clock.now, judging: true)
                 sinceClosed = since
                 if since.spent(at: clock.now) >= Self.closedMoment {
                     kill(for: .protocolViolation("the extension closed its connection before ending the request"))
@@ -533,7 +533,7 @@ final class Supervisor {
     /// Adds a request phase's time, and the machine's share of it, to the run's.
     private func endPhase() {
         guard phaseClock.phase == .request else { return }
-        phaseClock.read(tree, at: clock.now)
+        phaseClock.read(tree, at: clock.now, judging: true)
         requestTime += clock.now - phaseClock.start
         waitedForCore += phaseClock.waitedForCore
         waitedForDisk += phaseClock.waited - phaseClock.waitedForCore
@@ -544,7 +544,7 @@ final class Supervisor {
     private func checkClock(_ now: ContinuousClock.Instant) {
         if now - phaseClock.readAt >= PhaseClock.interval { phaseClock.read(tree, at: now) }
         guard killedFor == nil, now >= nextClockCheck else { return }
-        phaseClock.read(tree, at: now)
+        phaseClock.read(tree, at: now, judging: true)
         let spent = phaseClock.spent(at: now)
         let due = warned == phaseClock.phase ? phaseClock.budget + limits.grace : phaseClock.budget
         guard spent >= due else {
