@@ -285,7 +285,7 @@ let package = Package(
 #if os(Linux)
 package.products.append(.library(name: "ExtensionRuntime", targets: ["ExtensionRuntime"]))
 package.targets += [
-    .target(name: "ExtensionRuntime", dependencies: ["OpenItemProvider", "OpenExtensionUI", "OpenUserNotifications", "OpenCoreFoundation", "ExtensionManifest",
+    .target(name: "ExtensionRuntime", dependencies: ["OpenItemProvider", "OpenExtensionUI", "OpenUserNotifications", "OpenIntents", "OpenCoreFoundation", "ExtensionManifest",
                                                     "SharingSystem", "PackageSupport", "PropertyLists"],
             swiftSettings: strictSettings),
     .testTarget(

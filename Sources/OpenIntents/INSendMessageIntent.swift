@@ -101,9 +101,13 @@ public enum INInteractionDirection: Int, Sendable {
 }
 
 /// An intent and its response, donated so that the system learns whom the user talks to. Stands in for
-/// Intents' `INInteraction`. Donating here records nothing (there is no Siri to learn): the completion is called
-/// with no error, on a queue of the system's, as iOS calls it.
+/// Intents' `INInteraction`. There is no Siri to learn here: a donation is told to the host (`donations`), which
+/// reports it, and the completion is called with no error, on a queue of the system's, as iOS calls it.
 open class INInteraction: NSObject, @unchecked Sendable {
+    /// Told of each donation, as `reported` describes it: the runtime sets it so that a run reports what the
+    /// extension donated.
+    package nonisolated(unsafe) static var donations: (@Sendable (String) -> Void)?
+
     public let intent: INIntent
     public let intentResponse: INIntentResponse?
     private let state = Locked<(direction: INInteractionDirection, identifier: String?, groupIdentifier: String?)>((.unspecified, nil, nil))
@@ -129,10 +133,33 @@ open class INInteraction: NSObject, @unchecked Sendable {
     }
 
     open func donate(completion: (((any Error)?) -> Void)? = nil) {
+        Self.donations?(reported)
         guard let completion else { return }
         nonisolated(unsafe) let called = completion
         DispatchQueue.global().async { called(nil) }
     }
 
-    open func donate() async throws {}
+    open func donate() async throws {
+        Self.donations?(reported)
+    }
+
+    /// The donation as a report names it: the intent's class, the direction, and for a message its sender and
+    /// group: `INSendMessageIntent, incoming, from Ana (ana@example.com), in Lunch crew`.
+    package var reported: String {
+        var parts = [String(describing: type(of: intent))]
+        switch direction {
+        case .incoming: parts.append("incoming")
+        case .outgoing: parts.append("outgoing")
+        case .unspecified: break
+        }
+        if let message = intent as? INSendMessageIntent {
+            let fields = message.communication
+            if !fields.senderName.isEmpty || fields.senderHandle != nil {
+                parts.append("from " + [fields.senderName.isEmpty ? nil : fields.senderName, fields.senderHandle.map { "(\($0))" }]
+                    .compactMap { $0 }.joined(separator: " "))
+            }
+            if let group = fields.groupName { parts.append("in \(group)") }
+        }
+        return parts.joined(separator: ", ")
+    }
 }

@@ -134,6 +134,7 @@ extension NotificationReport {
             Output.line("  attachment \(shown(rejected.identifier)) dropped: UNErrorDomain \(rejected.code): \(shown(rejected.message))")
         }
         for name in posted { Output.line("  posted \(shown(name))") }
+        for interaction in donated { Output.line("  donated \(shown(interaction))") }
         for address in connections { Output.line("  connected \(shown(address))") }
         for transfer in backgroundTransfers { Output.line("  background transfer: \(shown(transfer.summary))") }
         for finding in findings { Output.line("  finding: \(shown(finding.description))") }

@@ -178,6 +178,7 @@ extension RunReport {
         }
         for url in openedURLs { Output.line("open: \(shown(url))") }
         for name in posted { Output.line("posted \(shown(name))") }
+        for interaction in donated { Output.line("donated \(shown(interaction))") }
         for address in connections { Output.line("connected \(shown(address))") }
         if !taps.isEmpty { Output.line("the user tapped \(taps.map(shown).joined(separator: ", "))") }
         for transfer in backgroundTransfers { Output.line("background transfer: \(shown(transfer.summary))") }

@@ -294,7 +294,7 @@ struct IsolationTests {
         #expect(run.sandbox.landlock == ExtensionHostTestsSupport.landlockVersion)
         let expectedOutside = confined ? "refused (Permission denied)" : "written"
         #expect(error.localizedDescription == "outside \(expectedOutside); container written; group written; another group written; "
-                + "through a link \(expectedOutside); environment HOME,LANG,OPENSHARING_APP_GROUP_CONTAINERS,OPENSHARING_SCREEN_POINTS,OPENSHARING_SCREEN_SCALE,OPENSHARING_USER,PATH,TMPDIR")
+                + "through a link \(expectedOutside); environment HOME,LANG,OPENSHARING_APP_GROUP_CONTAINERS,OPENSHARING_SCREEN_POINTS,OPENSHARING_SCREEN_SCALE,OPENSHARING_SYSTEM_VERSION,OPENSHARING_USER,PATH,TMPDIR")
         #expect(FileManager.default.fileExists(atPath: outside.path) == !confined)
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("through-link").path) == !confined)
     }

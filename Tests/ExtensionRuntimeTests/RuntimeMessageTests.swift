@@ -38,6 +38,7 @@ struct RuntimeMessageTests {
         .loaded(id: 2, .failed(RemoteError(domain: "NSItemProviderErrorDomain", code: -1000, message: "gone"))),
         .loaded(id: 3, .propertyList([0x62, 0x70])),
         .loaded(id: 9, .textInMemory(length: 200_000)),
+        .donated(interaction: "INSendMessageIntent, incoming, from Ana (ana@example.com), in Lunch crew"),
         .loaded(id: 10, .propertyListInMemory(length: 70_000)),
         .loaded(id: 4, .bytes([1, 2, 3])),
         .loaded(id: 5, .url("file:///tmp/x")),

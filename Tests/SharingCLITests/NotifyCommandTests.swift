@@ -129,11 +129,15 @@ struct NotifyCommandTests {
             let message = content?["communication"] as? [String: Any]
             #expect(message?["sender"] as? String == "Ana" && message?["avatar"] as? String == "image data, 2048 bytes", "\(json.said)")
             #expect(message?["conversationIdentifier"] as? String == "room-7" && message?["recipients"] as? Int == 0)
+            // The interaction it donated reaches the host: in the text and the JSON.
+            let donation = "INSendMessageIntent, incoming, from Ana (ana@example.com), in Lunch crew"
+            #expect(result.standardOutput.contains("  donated \(donation)\n"), "\(result.standardOutput)")
+            #expect((json.report?["notifications"] as? [[String: Any]])?.first?["donated"] as? [String] == [donation], "\(json.said)")
 
             // An ordinary notification has none.
             let plain = try write(#"{"aps": {"alert": {"title": "Ana", "body": "Hi"}, "mutable-content": 1}}"#, named: "plain.json", in: directory)
             let ordinary = try await Sharing.run(["notify", bundle.path, "--payload", plain])
-            #expect(!ordinary.standardOutput.contains("  from "), "\(ordinary.standardOutput)")
+            #expect(!ordinary.standardOutput.contains("  from ") && !ordinary.standardOutput.contains("donated"), "\(ordinary.standardOutput)")
         }
     }
 

@@ -29,6 +29,8 @@ public struct NotificationReport: Codable, Sendable {
     public var findings: [Finding]
     /// The names the notification's process posted to the Darwin notify center, in order.
     public var posted: [String]
+    /// The interactions the notification's process donated, in order (`ExtensionRun.donated`).
+    public var donated: [String]
     /// The network connections the notification's process opened, in order, each `host:port`.
     public var connections: [String]
     /// The uploads the notification's process handed to the host through background sessions, as they ended.
@@ -51,6 +53,7 @@ public struct NotificationReport: Codable, Sendable {
         let process = delivery.process.flatMap { processes.indices.contains($0) ? processes[$0] : nil }
         findings = process?.findings ?? []
         posted = process?.posted ?? []
+        donated = process?.donated ?? []
         connections = process?.connections ?? []
         backgroundTransfers = process?.backgroundTransfers.map(RunReport.Transfer.init) ?? []
         if handlerCalls > 1 {

@@ -72,6 +72,8 @@ public struct RunReport: Codable, Sendable {
     public var openedURLs: [String]
     /// The names the extension posted to the Darwin notify center, in order.
     public var posted: [String]
+    /// The interactions the extension donated, in order (`ExtensionRun.donated`).
+    public var donated: [String]
     /// The network connections the extension opened, in order, each `host:port`.
     public var connections: [String]
     /// What the scripted user tapped, in order (`ExtensionRun.taps`).
@@ -109,6 +111,7 @@ public struct RunReport: Codable, Sendable {
         returned = []
         openedURLs = []
         posted = []
+        donated = []
         connections = []
         taps = []
         backgroundTransfers = []
@@ -158,6 +161,7 @@ public struct RunReport: Codable, Sendable {
         }
         openedURLs = run.openedURLs.map(\.absoluteString)
         posted = run.posted
+        donated = run.donated
         connections = run.connections
         taps = run.taps
         backgroundTransfers = run.backgroundTransfers.map(Transfer.init)

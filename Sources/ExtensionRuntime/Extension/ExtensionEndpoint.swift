@@ -161,7 +161,7 @@ final class ExtensionEndpoint: Sendable {
             pending.withLock { $0.transfers.removeValue(forKey: id) }?(status, error)
         case .ended:
             endedHandler.withLock { $0 }?()
-        case .request, .ready, .load, .cancelLoad, .openURL, .complete, .cancel, .alert, .deliver, .center, .endedAgain, .tapped, .posted, .transfer:
+        case .request, .ready, .load, .cancelLoad, .openURL, .complete, .cancel, .alert, .deliver, .center, .endedAgain, .tapped, .posted, .donated, .transfer:
             ExtensionProcess.say("the host sent an extension's message (\(message.kindName)); ignored")
         }
     }
@@ -280,9 +280,19 @@ final class ExtensionEndpoint: Sendable {
     /// Tells the host the extension posted `name` to the Darwin notify center; a name too long to carry is
     /// cut at a character's end.
     func reportPosted(_ name: String) {
-        var cut = name
+        try? channel.send(RuntimeMessage.posted(name: Self.cut(name)).encoded().bytes)
+    }
+
+    /// Tells the host the extension donated `interaction` (`INInteraction.reported`), cut as a posted name is.
+    func reportDonated(_ interaction: String) {
+        try? channel.send(RuntimeMessage.donated(interaction: Self.cut(interaction)).encoded().bytes)
+    }
+
+    /// `text` cut at a character's end to what a report's name carries.
+    private static func cut(_ text: String) -> String {
+        var cut = text
         while cut.utf8.count > RuntimeMessage.longestPostedName { cut.removeLast() }
-        try? channel.send(RuntimeMessage.posted(name: cut).encoded().bytes)
+        return cut
     }
 
     /// Tells the host the user tapped `button` (a button, bar item or row, as `ExtensionPresenter.tapObserver` names it).

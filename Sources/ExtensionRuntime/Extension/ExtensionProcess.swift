@@ -3,6 +3,7 @@ package import Foundation
 import OpenCoreFoundation
 public import OpenItemProvider
 import OpenExtensionUI
+import OpenIntents
 public import OpenUserNotifications
 import PackageSupport
 import SharingSystem
@@ -173,6 +174,8 @@ public enum ExtensionProcess {
             let connection = try ExtensionEndpoint.connect()
             // What the extension posts to the Darwin notify center from now on reaches the host's report.
             CFNotificationCenter.darwinPosts = { connection.reportPosted($0) }
+            // And what it donates to the system (a communication notification's interaction).
+            INInteraction.donations = { connection.reportDonated($0) }
             endpoint.withLock { $0 = connection }
             return (connection, try connection.awaitRequest())
         } catch let violation as ProtocolViolation {

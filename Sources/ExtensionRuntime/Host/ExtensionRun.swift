@@ -40,6 +40,9 @@ public struct ExtensionRun: Sendable {
     /// The names the extension posted to the Darwin notify center (`CFNotificationCenterPostNotification`), in
     /// order: how an extension tells its app that something arrived.
     public var posted: [String] = []
+    /// The interactions the extension donated (`INInteraction.donate`), in order: the intent's class, the
+    /// direction, a message's sender and group.
+    public var donated: [String] = []
     /// The network stream (TCP) connections the extension opened, in order, each `host:port` (the first
     /// thousand), where the host saw its connections (`ExtensionSandbox.connectionsSeen`).
     public var connections: [String] = []

@@ -104,6 +104,8 @@ final class Supervisor {
     private static let tapRecords = 64
     /// The names the extension posted to the Darwin notify center, in order.
     private var posted: [String] = []
+    /// The interactions the extension donated, in order.
+    private var donated: [String] = []
     /// The network stream connections the extension opened, in order: each address, or `nil` unread.
     private var connected: [String?] = []
     /// What the run found, each code once, in the order first seen.
@@ -383,6 +385,7 @@ final class Supervisor {
         run.findings = findings
         run.taps = taps
         run.posted = posted
+        run.donated = donated
         run.connections = connected.map { $0 ?? "an address not read" }
         if outcome != nil, let endedAt, let terminatedAt { run.livedAfterCompletion = max(.zero, terminatedAt - endedAt) }
         run.afterCompletionExpired = afterCompletionExpired
@@ -654,6 +657,9 @@ final class Supervisor {
         case .posted(let name):
             guard ready else { throw ProtocolViolation("a Darwin notification before ready") }
             if posted.count < Self.postedRecords { posted.append(name) }
+        case .donated(let interaction):
+            guard ready else { throw ProtocolViolation("a donation before ready") }
+            if donated.count < Self.postedRecords { donated.append(interaction) }
         case .alert(let alert):
             guard ready else { throw ProtocolViolation("an alert before ready") }
             guard alerts.count < Self.alertRecords else { return }
@@ -768,6 +774,7 @@ extension RuntimeMessage {
         case .endedAgain: "endedAgain"
         case .tapped: "tapped"
         case .posted: "posted"
+        case .donated: "donated"
         case .notification: "notification"
         case .centerAnswer: "centerAnswer"
         case .transfer: "transfer"

@@ -36,6 +36,9 @@ package enum RuntimeMessage: Equatable, Sendable {
     case tapped(button: String)
     /// The extension posted `name` to the Darwin notify center, for the report.
     case posted(name: String)
+    /// The extension donated an interaction (`INInteraction.donate`), as `INInteraction.reported` describes it,
+    /// for the report.
+    case donated(interaction: String)
     /// An upload of a background session (`URLSessionConfiguration.background(withIdentifier:)`), handed to the
     /// host, which carries it to its end whether or not the process lives that long; the packet carries the
     /// body's file, opened for reading. `transferEnded` of the same `id` answers it while the process lives.
@@ -262,7 +265,7 @@ package struct ProtocolViolation: Error, Equatable, Sendable, CustomStringConver
 
 extension RuntimeMessage {
     private enum Kind: UInt8 {
-        case ready = 1, load, cancelLoad, openURL, complete, cancel, alert, deliver, center, endedAgain, tapped, posted, transfer
+        case ready = 1, load, cancelLoad, openURL, complete, cancel, alert, deliver, center, endedAgain, tapped, posted, transfer, donated
         case request = 32, loaded, openedURL, timeWarning, progress, streamEnded, ended, notification, centerAnswer, transferEnded
     }
 
@@ -314,6 +317,8 @@ extension RuntimeMessage {
             writer.u8(Kind.tapped.rawValue); writer.string(button)
         case .posted(let name):
             writer.u8(Kind.posted.rawValue); writer.string(name)
+        case .donated(let interaction):
+            writer.u8(Kind.donated.rawValue); writer.string(interaction)
         case .transfer(let id, let transfer):
             writer.u8(Kind.transfer.rawValue); writer.u32(id); writer.string(transfer.session); writer.optional(transfer.sharedContainer)
             writer.string(transfer.method); writer.string(transfer.url); writer.u32(UInt32(transfer.headers.count))
@@ -382,6 +387,12 @@ extension RuntimeMessage {
                 throw ProtocolViolation("a Darwin notification named with \(name.utf8.count) bytes; a name has 1 to \(RuntimeMessage.longestPostedName)")
             }
             message = .posted(name: name)
+        case .donated:
+            let interaction = try reader.string()
+            guard !interaction.isEmpty, interaction.utf8.count <= RuntimeMessage.longestPostedName else {
+                throw ProtocolViolation("a donation described in \(interaction.utf8.count) bytes; a description has 1 to \(RuntimeMessage.longestPostedName)")
+            }
+            message = .donated(interaction: interaction)
         case .transfer: message = .transfer(id: try reader.u32(), try reader.transfer())
         case .transferEnded:
             message = .transferEnded(id: try reader.u32(), status: Int32(bitPattern: try reader.u32()), error: try reader.flag() ? try reader.error() : nil)
