@@ -89,20 +89,6 @@ package enum Processes {
 
 /// The machine this process runs on, as reports describe it.
 package enum Machine {
-    /// The bytes each process of the machine has had the disk read and write since it started, by process
-    /// (`/proc/PID/io`, as `ProcessTree.storageBytes()` reads its own): the others' share of a disk's work.
-    /// Processes this one may not inspect, and kernel threads' writes on everyone's behalf (a journal), are in no count.
-    package static func storageBytesByProcess() -> [Int32: UInt64] {
-        var bytes: [Int32: UInt64] = [:]
-        for name in (try? FileSystem.contentsOfDirectory(URL(fileURLWithPath: "/proc"))) ?? [] {
-            guard let process = Int32(name),
-                  let data = try? OpenFile.reading(URL(fileURLWithPath: "/proc/\(name)/io"), regularOnly: false).readAll(limit: 4096),
-                  let moved = ProcessTree.storageBytes(io: String(decoding: data, as: UTF8.self)) else { continue }
-            bytes[process] = moved
-        }
-        return bytes
-    }
-
     /// The processor's model name (`/proc/cpuinfo`'s first `model name`), or "unknown".
     package static var processorModel: String {
         guard let data = try? OpenFile.reading(URL(fileURLWithPath: "/proc/cpuinfo"), regularOnly: false).readAll(limit: 1 << 20) else { return "unknown" }

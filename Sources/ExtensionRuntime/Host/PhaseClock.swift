@@ -10,12 +10,10 @@ import SharingSystem
 /// the budget is never kinder than the device's. A thread is held back
 /// - for as long as it waited in the kernel's run queue (`/proc/PID/task/TID/schedstat`);
 /// - for the others' share of its waits on the disk: the time it was seen in uninterruptible sleep (state `D`,
-///   sampled at each reading), times the part of the disk's bytes since the phase began that were other
-///   processes' (`/sys/dev/block/…/stat`, less the tree's `/proc/PID/io`, and no more than the other processes'
-///   own `/proc/PID/io`: what the kernel writes for the extension's flushes, its journal, is in neither). On a
-///   disk that works for the extension alone nothing is credited: its own reads, writes and flushes are
-///   charged, as a device charges them; a disk that moved nine bytes for others to each of the extension's
-///   credits nine tenths of the wait.
+///   sampled at each reading), times the part of the disk's bytes since the phase began that were not the
+///   extension's (`/sys/dev/block/…/stat` against the tree's `/proc/PID/io`). On a disk that works for the
+///   extension alone nothing is credited: its own reads, writes and flushes are charged, as a device charges
+///   them; a disk that moved nine bytes for others to each of the extension's credits nine tenths of the wait.
 ///
 /// Threads are read whenever the clock is, and every tenth of a second, so that a thread that ends keeps its
 /// wait, and a sleep is sampled often.
@@ -35,11 +33,6 @@ struct PhaseClock {
     private var diskLatest: UInt64
     private let treeBaseline: [Int32: UInt64]
     private var treeLatest: [Int32: UInt64] = [:]
-    /// Every process's count when the phase began and when last read (once a second: reading them all costs a
-    /// millisecond or so), the tree's among them.
-    private let machineBaseline: [Int32: UInt64]
-    private var machineLatest: [Int32: UInt64] = [:]
-    private var machineReadAt: ContinuousClock.Instant
     private(set) var readAt: ContinuousClock.Instant
 
     /// How often the threads are read while nothing else asks.
@@ -47,8 +40,6 @@ struct PhaseClock {
     /// The most one reading credits a thread seen asleep: a reading made late (the host itself waiting for a
     /// core) does not stretch one sighting over the time nobody looked.
     static let longestSighting: Duration = interval * 2
-    /// How often every process's disk count is read.
-    static let machineInterval: Duration = .seconds(1)
 
     init(_ phase: TimeoutPhase, start: ContinuousClock.Instant, budget: Duration, tree: ProcessTree?, disk: StorageDevice?) {
         self.phase = phase
@@ -59,14 +50,11 @@ struct PhaseClock {
         diskBaseline = disk?.bytesMoved() ?? 0
         diskLatest = diskBaseline
         treeBaseline = disk == nil ? [:] : tree?.storageBytes() ?? [:]
-        machineBaseline = disk == nil ? [:] : Machine.storageBytesByProcess()
-        machineReadAt = start
         readAt = start
     }
 
-    /// Reads each thread now; every process's disk count too once a second, or when `judging` (the budget is being
-    /// judged, or the phase ends).
-    mutating func read(_ tree: ProcessTree, at now: ContinuousClock.Instant, judging: Bool = false) {
+    /// Reads each thread now.
+    mutating func read(_ tree: ProcessTree, at now: ContinuousClock.Instant) {
         let sighting = min(now - readAt, Self.longestSighting)
         for (thread, state) in tree.threads() {
             latest[thread] = max(latest[thread] ?? 0, state.runQueueDelay)
@@ -75,10 +63,6 @@ struct PhaseClock {
         if let disk {
             diskLatest = max(diskLatest, disk.bytesMoved() ?? 0)
             treeLatest.merge(tree.storageBytes()) { earlier, now in max(earlier, now) }
-            if judging || now - machineReadAt >= Self.machineInterval {
-                machineLatest.merge(Machine.storageBytesByProcess()) { earlier, now in max(earlier, now) }
-                machineReadAt = now
-            }
         }
         readAt = now
     }
@@ -98,17 +82,12 @@ struct PhaseClock {
         }.max() ?? .zero
     }
 
-    /// The part of what the disk moved since the phase began that other processes had it move, from 0 to 1: the
-    /// disk's bytes less the tree's, but no more than the other processes' own count (which leaves out what the
-    /// kernel writes on the extension's behalf, and any process that ended between readings).
+    /// The part of what the disk moved since the phase began that was not the extension's, from 0 to 1.
     private var othersShareOfDisk: Double {
         let moved = diskLatest - diskBaseline
         guard moved > 0 else { return 0 }
         let own = treeLatest.reduce(UInt64(0)) { sum, process in sum + (process.value - min(process.value, treeBaseline[process.key] ?? 0)) }
-        let others = machineLatest.reduce(UInt64(0)) { sum, process in
-            treeLatest[process.key] != nil ? sum : sum + (process.value - min(process.value, machineBaseline[process.key] ?? 0))
-        }
-        return Double(min(moved - min(moved, own), others)) / Double(moved)
+        return Double(moved - min(moved, own)) / Double(moved)
     }
 
     private func queued(_ thread: Int32, _ delay: UInt64) -> UInt64 {

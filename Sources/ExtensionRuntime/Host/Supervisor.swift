@@ -306,7 +306,7 @@ final class Supervisor {
             // core itself) reaps it and says how.
             if closed, outcome == nil, !ready.readable.contains(tree.endDescriptor), var since = sinceClosed,
                clock.now >= since.start + Self.closedMoment, !tree.programHasEnded {
-                since.read(tree, at: clock.now, judging: true)
+                since.read(tree, at: clock.now)
                 sinceClosed = since
                 if since.spent(at: clock.now) >= Self.closedMoment {
                     kill(for: .protocolViolation("the extension closed its connection before ending the request"))
@@ -536,7 +536,7 @@ final class Supervisor {
     /// Adds a request phase's time, and the machine's share of it, to the run's.
     private func endPhase() {
         guard phaseClock.phase == .request else { return }
-        phaseClock.read(tree, at: clock.now, judging: true)
+        phaseClock.read(tree, at: clock.now)
         requestTime += clock.now - phaseClock.start
         waitedForCore += phaseClock.waitedForCore
         waitedForDisk += phaseClock.waited - phaseClock.waitedForCore
@@ -547,7 +547,7 @@ final class Supervisor {
     private func checkClock(_ now: ContinuousClock.Instant) {
         if now - phaseClock.readAt >= PhaseClock.interval { phaseClock.read(tree, at: now) }
         guard killedFor == nil, now >= nextClockCheck else { return }
-        phaseClock.read(tree, at: now, judging: true)
+        phaseClock.read(tree, at: now)
         let spent = phaseClock.spent(at: now)
         let due = warned == phaseClock.phase ? phaseClock.budget + limits.grace : phaseClock.budget
         guard spent >= due else {

@@ -1,8 +1,8 @@
-# Writes {BLOCKS} blocks of {BLOCK} bytes to a file in its container, each flushed to the disk before the next,
-# then completes: work of its own on the disk, which a disk busy with others' work slows.
+# Writes {BLOCKS} blocks of 4 MB to a file in its container, each flushed to the disk before the next, then
+# completes: work of its own on the disk, which a disk busy with others' work slows.
 from wire import *
 host = connect()
-block = b"\x01" * {BLOCK}
+block = b"\x01" * (4 << 20)
 path = os.path.join(os.environ["TMPDIR"], "written")
 for _ in range({BLOCKS}):
     with open(path, "wb") as written:
