@@ -339,35 +339,20 @@ package final class ProcessTree: @unchecked Sendable {
         return total + buffers.values.reduce(0, +)
     }
 
-    /// What the machine is doing to one thread of the tree, as the kernel tells it.
-    package struct ThreadState: Sendable, Equatable {
-        /// How long it has waited for a core since it started, in nanoseconds: the run-queue delay the kernel
-        /// keeps for each task (`/proc/PID/task/TID/schedstat`'s second field).
-        package var runQueueDelay: UInt64
-        /// Whether it is in an uninterruptible sleep now (state `D` in `/proc/PID/task/TID/stat`): waiting for the
-        /// disk, most often.
-        package var uninterruptible: Bool
-
-        package init(runQueueDelay: UInt64, uninterruptible: Bool) {
-            self.runQueueDelay = runQueueDelay
-            self.uninterruptible = uninterruptible
-        }
-    }
-
-    /// Each thread of the tree now, by number (this namespace's). The init's count too: it reaps the extension
-    /// and says how it ended.
-    package func threads() -> [Int32: ThreadState] {
-        var threads: [Int32: ThreadState] = [:]
+    /// How long each thread of the tree has waited for a core since it started, by thread (this namespace's
+    /// numbers): the run-queue delay the kernel keeps for each task, in nanoseconds
+    /// (`/proc/PID/task/TID/schedstat`'s second field). Time a busy machine took from the extension. The init's
+    /// counts too: it reaps the extension and says how it ended.
+    package func runQueueDelays() -> [Int32: UInt64] {
+        var delays: [Int32: UInt64] = [:]
         for member in [initIdentifier] + members() {
             for thread in (try? FileSystem.contentsOfDirectory(URL(fileURLWithPath: "/proc/\(member)/task"))) ?? [] {
-                let task = "/proc/\(member)/task/\(thread)"
                 guard let identifier = Int32(thread),
-                      let delay = Self.contents(of: "\(task)/schedstat").flatMap(Self.runQueueDelay(schedstat:)) else { continue }
-                let state = Self.contents(of: "\(task)/stat").flatMap(Self.state(stat:))
-                threads[identifier] = ThreadState(runQueueDelay: delay, uninterruptible: state == "D")
+                      let delay = Self.contents(of: "/proc/\(member)/task/\(thread)/schedstat").flatMap(Self.runQueueDelay(schedstat:)) else { continue }
+                delays[identifier] = delay
             }
         }
-        return threads
+        return delays
     }
 
     /// The run-queue delay in nanoseconds from the text of a schedstat file (time on a core, time waiting for
@@ -375,35 +360,6 @@ package final class ProcessTree: @unchecked Sendable {
     package static func runQueueDelay(schedstat text: String) -> UInt64? {
         let fields = text.split(whereSeparator: \.isWhitespace)
         return fields.count >= 2 ? UInt64(fields[1]) : nil
-    }
-
-    /// A task's state letter from the text of its stat file: the field after the command's closing parenthesis
-    /// (the command may hold parentheses and spaces of its own, so the last one counts).
-    package static func state(stat text: String) -> Character? {
-        guard let close = text.lastIndex(of: ")") else { return nil }
-        return text[text.index(after: close)...].first { !$0.isWhitespace }
-    }
-
-    /// The bytes each process of the tree has had read from storage and written to it since it started, by
-    /// process (`/proc/PID/io`): what the disk did for the extension. A process's count is read while it lives.
-    package func storageBytes() -> [Int32: UInt64] {
-        var bytes: [Int32: UInt64] = [:]
-        for member in [initIdentifier] + members() {
-            if let moved = Self.contents(of: "/proc/\(member)/io").flatMap(Self.storageBytes(io:)) { bytes[member] = moved }
-        }
-        return bytes
-    }
-
-    /// read_bytes plus write_bytes less cancelled_write_bytes (pages dirtied and then truncated, never written)
-    /// from the text of an io file.
-    package static func storageBytes(io text: String) -> UInt64? {
-        var fields: [Substring: UInt64] = [:]
-        for line in text.split(separator: "\n") {
-            let parts = line.split(separator: ":", maxSplits: 1)
-            if parts.count == 2, let value = UInt64(parts[1].trimmingCharacters(in: .whitespaces)) { fields[parts[0]] = value }
-        }
-        guard let read = fields["read_bytes"], let written = fields["write_bytes"] else { return nil }
-        return read + written - min(written, fields["cancelled_write_bytes"] ?? 0)
     }
 
     /// The members but those running a program named in `programs` (by its file name).

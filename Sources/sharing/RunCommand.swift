@@ -209,9 +209,9 @@ extension RunReport {
             Output.line(String(format: "after completion: lived %.2f s%@", livedAfterCompletion,
                                afterCompletionExpired ? ", until its time ran out (its expiring work was told so)" : ""))
         }
-        if let requestTime, let waitedForCore, case let waited = waitedForCore + (waitedForDisk ?? 0), waited >= max(0.5, requestTime / 10) {
-            Output.line(String(format: "the machine kept it waiting %.1f s of %.1f s, %.1f s for a core and %.1f s on a disk busy with others' work "
-                               + "(its time budget was not charged for that)", waited, requestTime, waitedForCore, waitedForDisk ?? 0))
+        if let waitedForCore, let requestTime, waitedForCore >= max(0.5, requestTime / 10) {
+            Output.line(String(format: "the machine kept it waiting %.1f s of %.1f s (its time budget was not charged for that)",
+                               waitedForCore, requestTime))
         }
         // Nothing ran: no memory to tell of, no sandbox.
         guard status != .notActivated else { return }

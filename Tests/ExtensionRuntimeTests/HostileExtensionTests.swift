@@ -437,8 +437,8 @@ struct HostileExtensionTests {
 }
 
 /// Tests that make the machine busy on purpose: run in a test process of their own (`make test`), so that the
-/// load they make slows no other test, and one at a time, so that each case's load is the one it names.
-@Suite("A busy machine: the verdict stays", .serialized)
+/// load they make slows no other test.
+@Suite("A busy machine: the verdict stays")
 struct BusyMachineTests {
     @Test("a request's budget charges the extension's own time: a busy machine that keeps it from its core slows it and leaves the verdict alone",
           arguments: [(1.0, true), (1.0, false), (3.5, true), (3.5, false)] as [(Double, Bool)])
@@ -462,44 +462,10 @@ struct BusyMachineTests {
             return
         }
         }
-        // What the machine took is said: the loops alone keep it waiting two thirds of the time.
+        // What the machine took is said: the loops alone keep it waiting two thirds of the time. (The cases run
+        // side by side, each extension on the same core, so even a quiet case has some waiting to tell.)
         if busy {
             #expect(run?.waitedForCore ?? .zero > .seconds(work / 2), "\(run?.waitedForCore ?? .zero) of \(run?.requestTime ?? .zero)")
-        }
-        #expect(HostileBundle.processes(of: bundle).isEmpty)
-    }
-
-    @Test("a request's budget charges the extension's own disk work: a disk busy with others' work slows it and leaves the verdict alone",
-          arguments: [(20, true), (20, false), (5000, true), (5000, false)] as [(Int, Bool)])
-    func budgetOfItsOwnDiskWork(blocks: Int, busy: Bool) async throws {
-        let directory = try ExampleBundles.directory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        // 20 flushed writes of 4 MB take a quarter of a second on this machine kind's disk, and over 4 s beside two
-        // programs that keep it writing; 5000 (20 GB) outlast the budget on any disk.
-        let bundle = try HostileBundle.make("disk-time.py", in: directory, named: "DiskTime", ["BLOCKS": "\(blocks)"])
-        let hogs = try DiskHogs(busy ? 2 : 0, in: directory)
-        defer { hogs.stop() }
-        let limits = ExtensionLimits(memory: 120 << 20, request: .seconds(2), grace: .milliseconds(500))
-        let run = try await HostileBundle.run(bundle, host: ExtensionHost(limits: limits))
-        let spent = "\(run?.requestTime ?? .zero) of request time, \(run?.waitedForDisk ?? .zero) on the disk's work for others, "
-            + "\(run?.waitedForCore ?? .zero) for a core"
-        if blocks < 100 {
-            guard case .completed? = run?.outcome else {
-                Issue.record("\(String(describing: run?.outcome)) after \(spent); \(run?.log ?? "")")
-                return
-            }
-        } else {
-            guard case .interrupted(.timeout(.request))? = run?.outcome else {
-                Issue.record("\(String(describing: run?.outcome)) after \(spent)")
-                return
-            }
-        }
-        // Others' work is credited, the extension's own is not: beside the hogs, most of the time it waited; alone,
-        // little of it.
-        if busy {
-            #expect(run?.waitedForDisk ?? .zero >= (run?.requestTime ?? .zero) / 4, "\(spent)")
-        } else {
-            #expect(run?.waitedForDisk ?? .zero <= (run?.requestTime ?? .zero) / 4, "\(spent)")
         }
         #expect(HostileBundle.processes(of: bundle).isEmpty)
     }

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,46 +30,5 @@ public final class BusyLoops {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-    }
-}
-
-/// Programs that keep a disk busy until stopped, each rewriting a gibibyte file of its own in `directory`, 16 MB
-/// at a time, each flushed before the next: a busy disk, made by a test and ended by it. Made once each program
-/// has flushed its first write, so that the disk is busy from then on.
-public final class DiskHogs {
-    private let processes: [Process]
-    private let files: [URL]
-
-    public init(_ count: Int, in directory: URL) throws {
-        files = (0..<count).map { directory.appendingPathComponent("hog-\($0)") }
-        processes = try files.map { file in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = ["-c", """
-                import os, sys
-                block, told = b"\\x01" * (16 << 20), False
-                while True:
-                    with open(sys.argv[1], "wb") as f:
-                        for _ in range(64):
-                            f.write(block); f.flush(); os.fsync(f.fileno())
-                            if not told: print("busy", flush=True); told = True
-                """, file.path]
-            process.standardOutput = Pipe()
-            try process.run()
-            return process
-        }
-        for process in processes {
-            // Its first line, or the end of its output if it died.
-            _ = (process.standardOutput as? Pipe)?.fileHandleForReading.availableData
-        }
-    }
-
-    /// Kills and reaps every hog, and removes what they wrote.
-    public func stop() {
-        for process in processes {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-        for file in files { try? FileManager.default.removeItem(at: file) }
     }
 }

@@ -296,65 +296,11 @@ struct ProcessTreeTests {
             var delays: [Int32: UInt64] = [:]
             repeat {
                 Thread.sleep(forTimeInterval: 0.05)
-                delays = tree.threads().mapValues(\.runQueueDelay)
+                delays = tree.runQueueDelays()
             } while delays.values.filter({ $0 >= 200_000_000 }).count < 2 && Date() < deadline
             return delays
         }
         #expect(delays.values.filter { $0 >= 200_000_000 }.count >= 2, "\(delays)")
-    }
-
-    @Test("a task's state, and what a process had the disk read and write, from the kernel's text")
-    func threadStateAndStorage() {
-        #expect(ProcessTree.state(stat: "812 (python3) D 1 812 812 0 -1") == "D")
-        #expect(ProcessTree.state(stat: "812 (a) R (b)) S 1 812") == "S")
-        #expect(ProcessTree.state(stat: "812 python3") == nil)
-        let io = "rchar: 9\nwchar: 5\nsyscr: 1\nsyscw: 1\nread_bytes: 4096\nwrite_bytes: 8192\ncancelled_write_bytes: 4096\n"
-        #expect(ProcessTree.storageBytes(io: io) == 8192)
-        #expect(ProcessTree.storageBytes(io: "read_bytes: 1\nwrite_bytes: 2\ncancelled_write_bytes: 9\n") == 1)
-        #expect(ProcessTree.storageBytes(io: "rchar: 9\n") == nil)
-        #expect(StorageDevice.bytesMoved(statistics: "  100 0 16 3 200 0 24 9 0 12 12\n") == 40 * 512)
-        #expect(StorageDevice.bytesMoved(statistics: "100 0 16") == nil)
-        #expect(StorageDevice.bytesMoved(statistics: "1 0 \(UInt64.max) 0 1 0 1 0") == nil)
-        // makedev(254, 1), makedev(259, 65537) and makedev(4097, 65537), as glibc packs them.
-        #expect(StorageDevice.numbers(0xFE01) == (254, 1))
-        #expect(StorageDevice.numbers(0x1001_0301) == (259, 65537))
-        #expect(StorageDevice.numbers(0x1000_1000_0101) == (4097, 65537))
-    }
-
-    @Test("a disk's counters grow by what is flushed to it; a memory file system has none", .enabled(if: StorageDevice(holding: URL(fileURLWithPath: "/var/tmp")) != nil))
-    func storageDevice() throws {
-        let directory = try TemporaryDirectory(in: URL(fileURLWithPath: "/var/tmp"))
-        defer { directory.remove() }
-        let device = try #require(StorageDevice(holding: directory.url))
-        let before = try #require(device.bytesMoved())
-        let file = try OpenFile.creating(directory.url.appending(component: "flushed"))
-        try file.write(Data(repeating: 1, count: 8 << 20))
-        try file.flush()
-        #expect(try #require(device.bytesMoved()) - before >= 8 << 20)
-        #expect(StorageDevice(holding: URL(fileURLWithPath: "/dev/shm")) == nil)
-        #expect(StorageDevice(holding: URL(fileURLWithPath: "/proc")) == nil)
-    }
-
-    @Test("a thread waiting on the disk is seen asleep, and the tree's own bytes are counted", .enabled(if: StorageDevice(holding: URL(fileURLWithPath: "/var/tmp")) != nil))
-    func uninterruptibleSleep() async throws {
-        let directory = try TemporaryDirectory(in: URL(fileURLWithPath: "/var/tmp"))
-        defer { directory.remove() }
-        let (seen, bytes) = try await blocking {
-            let tree = try Self.start("while :; do dd if=/dev/zero of=written bs=1M count=16 conv=fsync status=none; done", in: directory.url)
-            defer { tree.end() }
-            // Until a thread is seen in the disk's wait, and the tree has written 16 MB.
-            let deadline = Date().addingTimeInterval(20)
-            var seen = false
-            var bytes: UInt64 = 0
-            repeat {
-                Thread.sleep(forTimeInterval: 0.002)
-                seen = seen || tree.threads().values.contains(where: \.uninterruptible)
-                bytes = max(bytes, tree.storageBytes().values.max() ?? 0)
-            } while !(seen && bytes >= 16 << 20) && Date() < deadline
-            return (seen, bytes)
-        }
-        #expect(seen)
-        #expect(bytes >= 16 << 20)
     }
 
     @Test("the tree's memory counts every process and the memory files they hold but do not map")

@@ -92,10 +92,9 @@ public struct RunReport: Codable, Sendable {
     public var livedAfterCompletion: Double?
     public var afterCompletionExpired: Bool
     /// Seconds the requests ran, start to end, and how many of them the machine kept the extension waiting for
-    /// a core, and waiting on a disk busy with others' work: time its budgets were not charged.
+    /// a core: time its budgets were not charged.
     public var requestTime: Double?
     public var waitedForCore: Double?
-    public var waitedForDisk: Double?
     /// What the runtime found beside the status (`docs/conformance.md`, Findings).
     public var findings: [Finding]
 
@@ -136,7 +135,6 @@ public struct RunReport: Codable, Sendable {
         afterCompletionExpired = run.afterCompletionExpired
         requestTime = run.requestTime.inSeconds
         waitedForCore = run.waitedForCore.inSeconds
-        waitedForDisk = run.waitedForDisk.inSeconds
         status = run.status
         reason = run.reason
         findings = run.findings

@@ -27,11 +27,10 @@ public struct ExtensionRun: Sendable {
     /// told so, and the host ended it if it did not end within the grace.
     public var afterCompletionExpired = false
     /// How long the extension's requests ran, start to end, and how much of that the machine kept it waiting
-    /// for a core, and waiting on a disk busy with others' work: time its budgets did not charge it (an
-    /// OpenSharing addition; a device's cores and storage wait for no other build).
+    /// for a core: time its budgets did not charge it (an OpenSharing addition; a device's cores wait for no
+    /// other build).
     public var requestTime: Duration = .zero
     public var waitedForCore: Duration = .zero
-    public var waitedForDisk: Duration = .zero
     /// What the runtime found beside the outcome: a request ended twice, a program not optimised.
     public var findings: [Finding] = []
     /// What the scripted user tapped, in order: the system compose sheet's `Post` and `Cancel`; on a sheet the

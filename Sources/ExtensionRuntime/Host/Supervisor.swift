@@ -70,8 +70,6 @@ final class Supervisor {
     private var endedAt: ContinuousClock.Instant?
     /// The time budget running now, charged as a device charges it.
     private var phaseClock: PhaseClock
-    /// The disk the extension stores on, whose work for others while the extension waited on it is not charged.
-    private let storage: StorageDevice?
     /// Before this, the budget cannot have run out, however little the machine delayed the extension: the
     /// kernel's counters are read only from then on.
     private var nextClockCheck: ContinuousClock.Instant
@@ -80,11 +78,9 @@ final class Supervisor {
     /// Whether a notification service that has delivered its last notification is living on before it is told
     /// the request has ended.
     private var lingering = false
-    /// The requests' time so far, and how much of it the machine kept the extension waiting for a core, and
-    /// waiting on a disk busy with others' work.
+    /// The requests' time so far, and how much of it the machine kept the extension waiting for a core.
     private var requestTime: Duration = .zero
     private var waitedForCore: Duration = .zero
-    private var waitedForDisk: Duration = .zero
     /// Why the host ended the extension, if it did.
     private var killedFor: InterruptionReason?
     private var opened: [URL] = []
@@ -251,8 +247,7 @@ final class Supervisor {
             container.remove()
             throw ExtensionRuntimeError(.spawnFailed, bundle: path, "cannot start", underlying: error)
         }
-        storage = StorageDevice(holding: container.url)
-        phaseClock = PhaseClock(.startup, start: started, budget: limits.startup, tree: nil, disk: storage)
+        phaseClock = PhaseClock(.startup, start: started, budget: limits.startup, tree: nil)
         nextClockCheck = started + limits.startup
         let meter = disk
         desk?.diskInUse = { meter.used }
@@ -391,7 +386,6 @@ final class Supervisor {
         run.afterCompletionExpired = afterCompletionExpired
         run.requestTime = requestTime
         run.waitedForCore = waitedForCore
-        run.waitedForDisk = waitedForDisk
         return run
     }
 
@@ -420,7 +414,7 @@ final class Supervisor {
             guard receive() else {
                 // End of file: normal once the request has ended, and usual when the process is dying.
                 closed = true
-                if outcome == nil { sinceClosed = PhaseClock(.request, start: clock.now, budget: Self.closedMoment, tree: tree, disk: storage) }
+                if outcome == nil { sinceClosed = PhaseClock(.request, start: clock.now, budget: Self.closedMoment, tree: tree) }
                 return
             }
             received += 1
@@ -528,7 +522,7 @@ final class Supervisor {
     /// Starts the budget of `phase`: the warning and the kill count from here.
     private func begin(_ phase: TimeoutPhase, budget: Duration) {
         endPhase()
-        phaseClock = PhaseClock(phase, start: clock.now, budget: budget, tree: tree, disk: storage)
+        phaseClock = PhaseClock(phase, start: clock.now, budget: budget, tree: tree)
         nextClockCheck = phaseClock.start + budget
         warned = nil
     }
@@ -538,12 +532,11 @@ final class Supervisor {
         guard phaseClock.phase == .request else { return }
         phaseClock.read(tree, at: clock.now)
         requestTime += clock.now - phaseClock.start
-        waitedForCore += phaseClock.waitedForCore
-        waitedForDisk += phaseClock.waited - phaseClock.waitedForCore
+        waitedForCore += phaseClock.waited
     }
 
     /// The budget's warning once the extension has spent it, the kill once it has spent the grace too; time
-    /// the machine held the extension back is not spent.
+    /// the machine kept the extension waiting for a core is not spent.
     private func checkClock(_ now: ContinuousClock.Instant) {
         if now - phaseClock.readAt >= PhaseClock.interval { phaseClock.read(tree, at: now) }
         guard killedFor == nil, now >= nextClockCheck else { return }
