@@ -83,6 +83,8 @@ final class Supervisor {
     private var waitedForCore: Duration = .zero
     /// Why the host ended the extension, if it did.
     private var killedFor: InterruptionReason?
+    /// A message is being handled: what it calls must not read the channel again.
+    private var handling = false
     private var opened: [URL] = []
     private var returned: [ExtensionLoad] = []
     private var alerts: [PresentedAlert] = []
@@ -325,7 +327,7 @@ final class Supervisor {
             }
             if let gatekeeper, ready.readable.contains(gatekeeper.refusal.descriptor) {
                 gatekeeper.refusal.drain()
-                if let used = gatekeeper.refused, killedFor == nil { kill(for: .diskLimit(limit: limits.disk, used: used)) }
+                if let used = gatekeeper.refused, killedFor == nil { kill(overLimit: .diskLimit(limit: limits.disk, used: used)) }
             }
             if ready.readable.contains(transfers.ended.descriptor) {
                 for ending in transfers.waiting() where !closed {
@@ -465,6 +467,15 @@ final class Supervisor {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Ends the extension over a limit (memory, disk, time), once what it had sent is read: a completion already
+    /// in the channel when the limit is judged counts, as a device's host has it the moment it is sent, however
+    /// late this thread (a busy machine's) comes to read it. Judged while a message is being handled (its ending,
+    /// which measures as it ends), what waits behind that message is left for after it.
+    private func kill(overLimit reason: InterruptionReason) {
+        if outcome == nil && !handling { receiveWaiting(atMost: Self.messagesBeforeConnection) }
+        kill(for: reason)
+    }
+
     /// Ends the extension for `reason`: the request's interruption, or — once the request has ended, which its
     /// outcome keeps — the end of its work after completion, which is reported: a device's jetsam ends an
     /// extension over its memory after it completes as before, and what it had not done is lost.
@@ -500,7 +511,7 @@ final class Supervisor {
             peak = max(peak, footprint)
             requestPeak = max(requestPeak, footprint)
             if footprint > limits.memory && killedFor == nil {
-                kill(for: .memoryLimit(limit: limits.memory, peak: peak))
+                kill(overLimit: .memoryLimit(limit: limits.memory, peak: peak))
             }
         }
     }
@@ -510,9 +521,9 @@ final class Supervisor {
     private func checkDisk(_ now: ContinuousClock.Instant) {
         let used = disk.used
         if used > limits.disk && killedFor == nil {
-            kill(for: .diskLimit(limit: limits.disk, used: used))
+            kill(overLimit: .diskLimit(limit: limits.disk, used: used))
         } else if disk.reachedLimit && killedFor == nil {
-            kill(for: .diskBeyondMeter(entries: DiskMeter.entryLimit, depth: DiskMeter.depthLimit))
+            kill(overLimit: .diskBeyondMeter(entries: DiskMeter.entryLimit, depth: DiskMeter.depthLimit))
         }
         guard now - diskMeasuredAt >= Self.diskInterval else { return }
         diskMeasuredAt = now
@@ -550,7 +561,7 @@ final class Supervisor {
         if lingering {
             tellEnded()
         } else if warned == phaseClock.phase {
-            kill(for: .timeout(phaseClock.phase))
+            kill(overLimit: .timeout(phaseClock.phase))
         } else {
             warned = phaseClock.phase
             nextClockCheck = now + limits.grace
@@ -579,6 +590,8 @@ final class Supervisor {
                 throw ProtocolViolation("a message larger than \(RuntimeMessage.maximumPacket) bytes or with more than \(PacketChannel.maximumDescriptors) descriptors")
             }
             if packet.bytes.isEmpty && packet.files.isEmpty { throw ProtocolViolation("an empty message (a packet of no bytes)") }
+            handling = true
+            defer { handling = false }
             try handle(try RuntimeMessage.decode(packet.bytes, descriptors: packet.files.count), files: packet.files)
         } catch {
             kill(for: .protocolViolation(error.message))
@@ -704,7 +717,7 @@ final class Supervisor {
         disk.measureHere(keepingPeak: true)
         checkDisk(clock.now)
         // A write the gate refused came before this ending, whatever the extension made of the failure.
-        if let used = gatekeeper?.refused, killedFor == nil { kill(for: .diskLimit(limit: limits.disk, used: used)) }
+        if let used = gatekeeper?.refused, killedFor == nil { kill(overLimit: .diskLimit(limit: limits.disk, used: used)) }
         guard killedFor == nil else { return }
         self.outcome = outcome
         if desk != nil, case .completed = outcome {
