@@ -13,8 +13,7 @@ import sys
 STAGES = [
     ("BLAKE3 (user)", ("hash8", "hash_many", "compress", "blake3")),
     ("copy_file_range", ("copy_file_range",)),
-    ("pread (a read-back, or a read-once copy's reads)", ("pread64",)),
-    ("write (a read-once copy's writes)", ("sys_write",)),
+    ("pread (hash's read-back)", ("pread64",)),
     ("sync_file_range (write-behind)", ("sync_file_range",)),
     ("fsync", ("fsync",)),
     ("fallocate", ("fallocate",)),

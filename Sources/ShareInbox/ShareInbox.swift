@@ -27,9 +27,9 @@ public struct ShareInbox: Sendable {
     var new: URL { url.appending(component: "new", directoryHint: .isDirectory) }
     var cur: URL { url.appending(component: "cur", directoryHint: .isDirectory) }
 
-    /// The memory one delivery in flight uses: the pieces a file is copied and hashed through (or, for a tree,
-    /// the copy engine's buffer and the hash's).
-    public static let memoryPerDelivery = max(FileCopier.observedCopyMemory, FileCopier.bufferSize + ContentHash.readSize)
+    /// The memory one delivery in flight uses: the copy engine's buffer, and the one the copy is read back
+    /// through to be hashed (or, for a tree, the hash's).
+    public static let memoryPerDelivery = FileCopier.bufferSize + max(FileCopier.readBackSize, ContentHash.readSize)
 
     /// Opens the inbox at `url`, creating it and its `tmp/`, `new/` and `cur/` directories if needed.
     public init(at url: URL, claimLease: Duration = .seconds(600), staleAfter: Duration = .seconds(86_400)) throws(InboxError) {

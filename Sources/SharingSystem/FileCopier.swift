@@ -9,12 +9,8 @@ package enum FileCopier {
     package static let chunkSize = 8 << 20
     /// The buffer of the read/write way.
     package static let bufferSize = 256 << 10
-    /// The pieces an observed copy reads, observes and writes each byte through, and how many: one being
-    /// written while the next is read and observed, and one spare, so that neither side waits for the other.
-    package static let pieceSize = 512 << 10
-    package static let pieceCount = 3
-    /// The memory an observed copy's pieces take.
-    package static let observedCopyMemory = pieceSize * pieceCount
+    /// The buffer an observed copy is read back through.
+    package static let readBackSize = 1 << 20
 
     /// How the bytes moved, for tests and benchmarks.
     package enum Method: Sendable, Equatable {
@@ -58,18 +54,12 @@ package enum FileCopier {
         from input: OpenFile, to destination: URL, durable: Bool = false, forceBuffered: Bool = false,
         progress: (Int64) -> Bool = { _ in true }
     ) throws(SystemError) -> Result {
-        try copy(from: input, to: destination, durable: durable, forceBuffered: forceBuffered, observing: nil, progress: progress)
-    }
-
-    private static func copy(
-        from input: OpenFile, to destination: URL, durable: Bool, forceBuffered: Bool, observing: Observing?, progress: (Int64) -> Bool
-    ) throws(SystemError) -> Result {
         let before = try input.regularFileStatus(for: .copy)
         return try write(destination, durable: durable) { output throws(SystemError) in
             // A durable copy's blocks are reserved at once: ext4 then maps them in one extent, where delayed
             // allocation would map them page by page as write-behind reaches them (Benchmarks/RESULTS.md).
             if durable { csharing_reserve_blocks(output.descriptor, off_t(before.size)) }
-            let result = try copyBytes(from: input, to: output, forceBuffered: forceBuffered, writingBehind: durable, observing: observing, progress: progress)
+            let result = try copyBytes(from: input, to: output, forceBuffered: forceBuffered, writingBehind: durable, progress: progress)
             let after = try input.status()
             guard after.size == before.size && after.modificationTime == before.modificationTime else {
                 throw SystemError(.copy, .changed("the file changed while it was copied"), path: input.path, destination: output.path)
@@ -81,7 +71,7 @@ package enum FileCopier {
     /// Copies a stream (the reading end of a pipe) to its end into a new file at `destination`; the bytes.
     package static func copyStream(from input: OpenFile, to destination: URL) throws(SystemError) -> Int64 {
         try write(destination, durable: false) { output throws(SystemError) in
-            try copyBytes(from: input, to: output, forceBuffered: true, writingBehind: false, isStream: true, observing: nil, progress: { _ in true })
+            try copyBytes(from: input, to: output, forceBuffered: true, writingBehind: false, isStream: true, progress: { _ in true })
         }.bytes
     }
 
@@ -98,29 +88,22 @@ package enum FileCopier {
         }
     }
 
-    /// - Parameter writingBehind: start writing to the device as soon as a chunk's worth is copied, so that the
+    /// - Parameter writingBehind: start writing each chunk to the device as soon as it is copied, so that the
     ///   flush at the end finds little left to do: the disk works while the next chunks are copied, where
     ///   otherwise it would start only as the kernel's own writeback or the flush got to it.
     /// - Parameter isStream: the input is a pipe, read from where it is; a file is read at offsets of the copy's
     ///   own, from its start.
-    /// - Parameter observing: what sees each piece as it is read, before it is written; the bytes then go
-    ///   through this process, never by the kernel's copy.
     private static func copyBytes(
-        from input: OpenFile, to output: OpenFile, forceBuffered: Bool, writingBehind: Bool, isStream: Bool = false,
-        observing: Observing?, progress: (Int64) -> Bool
+        from input: OpenFile, to output: OpenFile, forceBuffered: Bool, writingBehind: Bool, isStream: Bool = false, progress: (Int64) -> Bool
     ) throws(SystemError) -> Result {
         var total: Int64 = 0
         var offset: Int64 = 0
-        var behind: Int64 = 0
         func written(_ count: Int) throws(SystemError) {
+            if writingBehind { csharing_start_writeback(output.descriptor, off_t(total), off_t(count)) }
             total += Int64(count)
-            if writingBehind && total - behind >= Int64(chunkSize) {
-                csharing_start_writeback(output.descriptor, off_t(behind), off_t(total - behind))
-                behind = total
-            }
             if !progress(total) { throw SystemError(.copy, .cancelled, path: input.path, destination: output.path) }
         }
-        if !forceBuffered && observing == nil {
+        if !forceBuffered {
             for method in KernelCopy.methods {
                 while true {
                     let moved = method.move(from: input.descriptor, at: &offset, to: output.descriptor, count: chunkSize)
@@ -141,25 +124,23 @@ package enum FileCopier {
                 }
             }
         }
-        let pieces = PieceReader(from: input, isStream: isStream, observing: observing ?? Observing(pieceSize: bufferSize))
-        defer { pieces.stop() }
-        while let piece = try pieces.next() {
-            try output.write(UnsafeRawBufferPointer(piece.bytes))
-            pieces.giveBack(piece)
-            try written(piece.bytes.count)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = isStream ? try input.read(into: buffer) : try input.read(into: buffer, at: offset)
+            if count == 0 { return Result(bytes: total, method: .readWrite) }
+            offset += Int64(count)
+            try output.write(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            try written(count)
         }
-        return Result(bytes: total, method: .readWrite)
     }
 }
 
 extension FileCopier {
-    /// Copies like `copy(from:to:)`, and hands the bytes, in order, to `observe` as they are copied. Each byte
-    /// is read from the source once, into one of a few pieces, observed and then written from it; for a file
-    /// larger than a chunk a thread of its own reads and observes ahead of the writing, so that on two cores
-    /// what `observe` does (a hash) overlaps the copy. What it sees is exactly what was written, whatever the
-    /// source does meanwhile. The kernel's own copy is not used here: the bytes have to reach this process
-    /// anyway, and reading them back after a `copy_file_range` is a second pass over every byte, where on a file
-    /// system without reflinks (ext4) that copy costs no less than a read and a write (Benchmarks/RESULTS.md).
+    /// Copies like `copy(from:to:)`, and hands the new file's bytes, in order, to `observe` while they are
+    /// written: another thread reads the copy just behind the copying (from the page cache), so on two cores
+    /// whatever `observe` does (a hash) overlaps the copy and its flush. What it sees is what was written,
+    /// not a source that may change meanwhile; nothing is read back more than once.
     ///
     /// `observe` runs on one thread at a time, in order; it has seen every byte when this returns.
     @discardableResult
@@ -168,18 +149,32 @@ extension FileCopier {
         progress: (Int64) -> Bool = { _ in true }, observe: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
     ) throws(SystemError) -> Result {
         let size = try input.regularFileStatus(for: .copy).size
-        // A file of a chunk or less is read, observed and written in turn: a thread would cost what it saves.
-        let observing = Observing(pieceSize: pieceSize, overlapped: size > Int64(chunkSize), observe: observe)
-        return try copy(from: input, to: destination, durable: durable, forceBuffered: true, observing: observing, progress: progress)
+        // A file of one chunk or less is copied in one call: reading it back after is as fast as a thread.
+        if size <= Int64(chunkSize) {
+            let result = try copy(from: input, to: destination, durable: durable, progress: progress)
+            try OpenFile.reading(destination, followingLinks: false).forEachChunk(size: readBackSize) {
+                observe($0)
+                return true
+            }
+            return result
+        }
+        let follower = Follower(destination: destination, observe: observe)
+        BlockingThreads.submit { follower.run() }
+        let result: Result
+        do {
+            result = try copy(from: input, to: destination, durable: durable) { copied in
+                follower.publish(copied)
+                return progress(copied)
+            }
+        } catch {
+            follower.finish(failed: true)
+            _ = follower.wait()
+            throw error
+        }
+        follower.finish(failed: false)
+        try follower.wait().get()
+        return result
     }
-}
-
-/// How a buffered copy's pieces are read: their size, and what sees each as it is read, on the copying thread
-/// or, `overlapped`, on one of its own that reads ahead.
-private struct Observing {
-    var pieceSize: Int
-    var overlapped = false
-    var observe: (@Sendable (UnsafeRawBufferPointer) -> Void)?
 }
 
 /// What one call of a kernel copy did.
@@ -191,114 +186,70 @@ enum KernelCopyOutcome {
     case failed(Errno)
 }
 
-/// The pieces a buffered copy writes, read in order from its input and each seen by `observe` once read. Not
-/// overlapped, `next()` reads and observes on the calling thread into one buffer. Overlapped, a thread of its
-/// own reads and observes into up to `pieceCount` buffers ahead of the writing (the pieces observed are then
-/// still in that thread's core's cache; a hash of pieces another core read was a third slower,
-/// Benchmarks/RESULTS.md), and `next()` takes them in order.
-// @unchecked: its mutable state is only touched under its condition's lock, but for `offset`, which only the
-// reading side touches; a buffer is touched by one side at a time, the one holding it (the reader takes it from
-// `free`, the writer from `ready`).
-private final class PieceReader: @unchecked Sendable {
-    struct Piece {
-        let index: Int
-        let bytes: UnsafeMutableRawBufferPointer
-    }
-
-    private let input: OpenFile
-    private let isStream: Bool
-    private let observe: (@Sendable (UnsafeRawBufferPointer) -> Void)?
-    private let overlapped: Bool
-    private let buffers: [UnsafeMutableRawBufferPointer]
+/// The reading side of an observed copy: waits for bytes to be published, reads and hands them on.
+// @unchecked: its mutable state is only touched under its lock (its condition's).
+private final class Follower: @unchecked Sendable {
+    private let destination: URL
+    private let observe: @Sendable (UnsafeRawBufferPointer) -> Void
     private let condition = NSCondition()
-    private var offset: Int64 = 0
-    private var free: [Int]
-    private var ready: [Piece] = []
-    private var ended = false
-    private var failure: SystemError?
-    private var stopping = false
-    private var readerEnded = false
+    private var available: Int64 = 0
+    private var finished = false
+    private var failed = false
+    private var outcome: Result<Void, SystemError>?
+    private let done = DispatchSemaphore(value: 0)
 
-    init(from input: OpenFile, isStream: Bool, observing: Observing) {
-        self.input = input
-        self.isStream = isStream
-        observe = observing.observe
-        overlapped = observing.overlapped
-        buffers = (0..<(overlapped ? FileCopier.pieceCount : 1)).map { _ in
-            UnsafeMutableRawBufferPointer.allocate(byteCount: observing.pieceSize, alignment: 64)
-        }
-        free = Array(buffers.indices)
-        if overlapped { BlockingThreads.submit { self.readAhead() } }
+    init(destination: URL, observe: @escaping @Sendable (UnsafeRawBufferPointer) -> Void) {
+        self.destination = destination
+        self.observe = observe
     }
 
-    deinit {
-        for buffer in buffers { buffer.deallocate() }
-    }
-
-    /// The next piece, read and observed; nil at the input's end.
-    func next() throws(SystemError) -> Piece? {
-        guard overlapped else { return try read(into: 0) }
-        let (piece, failure) = condition.withLock { () -> (Piece?, SystemError?) in
-            while ready.isEmpty && !ended { condition.wait() }
-            return ready.isEmpty ? (nil, self.failure) : (ready.removeFirst(), nil)
-        }
-        if let failure { throw failure }
-        return piece
-    }
-
-    /// The writer is done with `piece`: its buffer may be read into again.
-    func giveBack(_ piece: Piece) {
-        guard overlapped else { return }
+    func publish(_ bytes: Int64) {
         condition.withLock {
-            free.append(piece.index)
-            condition.broadcast()
+            available = bytes
+            condition.signal()
         }
     }
 
-    /// No more pieces are taken: returns once the reading thread, if any, has ended.
-    func stop() {
-        guard overlapped else { return }
+    func finish(failed: Bool) {
         condition.withLock {
-            stopping = true
-            condition.broadcast()
-            while !readerEnded { condition.wait() }
+            finished = true
+            self.failed = failed
+            condition.signal()
         }
     }
 
-    private func read(into index: Int) throws(SystemError) -> Piece? {
-        let buffer = buffers[index]
-        let count = isStream ? try input.read(into: buffer) : try input.read(into: buffer, at: offset)
-        guard count > 0 else { return nil }
-        offset += Int64(count)
-        let piece = Piece(index: index, bytes: UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]))
-        observe?(UnsafeRawBufferPointer(piece.bytes))
-        return piece
+    func wait() -> Result<Void, SystemError> {
+        done.wait()
+        return outcome ?? .failure(SystemError(.read, .cancelled, path: destination.path))
     }
 
-    private func readAhead() {
-        while true {
-            let index = condition.withLock { () -> Int? in
-                while free.isEmpty && !stopping { condition.wait() }
-                return stopping ? nil : free.removeFirst()
-            }
-            guard let index else { break }
-            let outcome = Result { () throws(SystemError) in try read(into: index) }
-            let more = condition.withLock { () -> Bool in
-                switch outcome {
-                case .success(let piece?): ready.append(piece)
-                case .success(nil): ended = true
-                case .failure(let error):
-                    failure = error
-                    ended = true
+    func run() {
+        defer { done.signal() }
+        var file: OpenFile?
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileCopier.readBackSize, alignment: 64)
+        defer { buffer.deallocate() }
+        var seen: Int64 = 0
+        do throws(SystemError) {
+            while true {
+                let (limit, ended, stop) = condition.withLock { () -> (Int64, Bool, Bool) in
+                    while seen >= available && !finished { condition.wait() }
+                    return (available, finished, failed)
                 }
-                condition.broadcast()
-                return !ended
+                if stop { return }
+                if file == nil { file = try OpenFile.reading(destination, followingLinks: false) }
+                while seen < limit, let file {
+                    let wanted = Int(min(Int64(buffer.count), limit - seen))
+                    let count = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]), at: seen)
+                    // Only another writer truncating the new file can make it shorter than what was copied.
+                    if count == 0 { throw SystemError(.read, .changed("the copy shrank while it was read"), path: destination.path) }
+                    observe(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                    seen += Int64(count)
+                }
+                if ended && seen >= limit { break }
             }
-            if !more { break }
-        }
-        condition.withLock {
-            readerEnded = true
-            condition.broadcast()
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
         }
     }
 }

@@ -438,7 +438,7 @@ struct IntakeLifecycleTests {
     func budget() throws {
         let refused = #expect(throws: IntakeError.self) { try ShareIntake(policy: IntakePolicy(memoryBudget: 1 << 20)) }
         #expect(refused?.code == .memoryBudget)
-        #expect(refused?.message == "a memory budget of 1 MB cannot hold one attachment in flight, which needs 1.8 MB")
+        #expect(refused?.message == "a memory budget of 1 MB cannot hold one attachment in flight, which needs 1.5 MB")
         #expect(try ShareIntake(policy: IntakePolicy(memoryBudget: 2 << 20, concurrency: 8)).concurrency == 1)
         #expect(try ShareIntake(policy: IntakePolicy(memoryBudget: 24 << 20, concurrency: 8)).concurrency == 8)
         let withPreviews = try ShareIntake(policy: IntakePolicy(memoryBudget: 24 << 20, previewSizes: [300], concurrency: 4), previewMaker: Hungry())
