@@ -324,6 +324,7 @@ let exampleExtensions: [(name: String, dependencies: [Target.Dependency])] = [
     ("RecipeShare", ["SharingShim"]), ("UnwrapsAttachments", []), ("CastsImageToURL", []), ("CarefulShare", []),
     ("IndexesFirstItem", []), ("WaitsOnFailedLoad", []), ("HeadsMultipartName", []), ("UnwrapsMIMEType", ["OpenUniformTypeIdentifiers"]),
     ("CompletesPerAttachment", []), ("HoldsEveryImage", ["OpenExtensionUI"]),
+    ("PostAfterDownsample", ["SharingShim"]), ("UploadsAfterPost", ["SharingShim"]), ("FirstTypeOnly", ["SharingShim"]),
 ]
 /// The files examples ship in their bundles (made by Tools/make-notification-fixtures.py).
 let exampleResources: [String: [Resource]] = ["BannerRenderer": [.copy("banner.jpg")], "BundledAttachment": [.copy("banner.jpg")]]

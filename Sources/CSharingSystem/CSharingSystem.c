@@ -239,6 +239,14 @@ int csharing_pidfd_open(pid_t pid) {
     return (int)syscall(SYS_pidfd_open, pid, 0);
 }
 
+pid_t csharing_thread_id(void) {
+    return (pid_t)syscall(SYS_gettid);
+}
+
+int csharing_is_held_call(long number) {
+    return number == SYS_connect || number == SYS_sendto || number == SYS_sendmsg || number == SYS_sendmmsg;
+}
+
 int csharing_pidfd_send_signal(int pidfd, int signal) {
     return (int)syscall(SYS_pidfd_send_signal, pidfd, signal, NULL, 0);
 }
@@ -307,6 +315,8 @@ ssize_t csharing_write_without_sigpipe(int descriptor, const void *bytes, size_t
     (void)descriptor; (void)bytes; (void)length; errno = ENOSYS; return -1;
 }
 int csharing_pidfd_open(pid_t pid) { (void)pid; errno = ENOSYS; return -1; }
+pid_t csharing_thread_id(void) { return -1; }
+int csharing_is_held_call(long number) { (void)number; return 0; }
 int csharing_pidfd_send_signal(int pidfd, int signal) { (void)pidfd; (void)signal; errno = ENOSYS; return -1; }
 int csharing_pidfd_reap(int pidfd, int *status) { (void)pidfd; (void)status; errno = ENOSYS; return -1; }
 

@@ -332,25 +332,95 @@ static void forget_host(void) {
 #elif defined(__aarch64__)
 #define NATIVE_AUDIT_ARCH AUDIT_ARCH_AARCH64
 #endif
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME 0x00000080
+#endif
+#define NAMESPACE_FLAGS (CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWTIME)
+/// A send at most this long waits for the host: a DNS query over UDP (at most 512 bytes, or EDNS's 1232).
+#define SMALL_SEND 1232
 
-/// Makes every connect(2) of this process and its descendants wait for whoever holds the returned listener
-/// (seccomp's user notifications, kernel 5.5 and later for letting the call go on); -1 with errno where the
-/// kernel refuses. Calls of another architecture's table go unseen. Only system calls.
-static int watch_connections(void) {
+#define LOAD(field) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (field))
+#define RETURN(value) BPF_STMT(BPF_RET | BPF_K, (value))
+#define IF_CALL(nr, skip) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, (skip))
+#define ARGUMENT_LOW(i) offsetof(struct seccomp_data, args[i])
+#define ARGUMENT_HIGH(i) (offsetof(struct seccomp_data, args[i]) + 4)
+
+/// Confines the system calls of this process and its descendants, for good: no new namespaces (unshare,
+/// setns, clone with a namespace flag; clone3, whose flags no filter can read, fails with ENOSYS so that the C
+/// library falls back to clone), no system call of another architecture's table (x86_64's 32-bit and x32
+/// tables included), no io_uring (whose operations no filter sees). With `watch` 1, each connect(2), each
+/// small sendto(2) or sendmmsg(2) (where a DNS query goes) and each send with MSG_FASTOPEN waits for whoever
+/// holds the returned listener (seccomp's user notifications, kernel 5.5 and later for letting a call go on);
+/// where the kernel gives no listener, the refusals alone are installed and -1 is returned with errno. Only
+/// system calls.
+static int confine_calls(int watch) {
 #if defined(NATIVE_AUDIT_ARCH) && defined(SECCOMP_FILTER_FLAG_NEW_LISTENER) && defined(SECCOMP_USER_NOTIF_FLAG_CONTINUE)
+    const unsigned int held = watch ? SECCOMP_RET_USER_NOTIF : SECCOMP_RET_ALLOW;
     struct sock_filter program[] = {
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        LOAD(offsetof(struct seccomp_data, arch)),
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_AUDIT_ARCH, 1, 0),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_connect, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        RETURN(SECCOMP_RET_ERRNO | ENOSYS),
+        LOAD(offsetof(struct seccomp_data, nr)),
+#if defined(__x86_64__)
+        // The x32 table: the same architecture, numbers with bit 30 set.
+        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1),
+        RETURN(SECCOMP_RET_ERRNO | ENOSYS),
+#endif
+        IF_CALL(SYS_connect, 1),
+        RETURN(held),
+        IF_CALL(SYS_sendmmsg, 1),
+        RETURN(held),
+        // sendto: held when it asks for MSG_FASTOPEN, or sends little (a datagram's query).
+        IF_CALL(SYS_sendto, 8),
+        LOAD(ARGUMENT_LOW(3)),
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, MSG_FASTOPEN, 4, 0),
+        LOAD(ARGUMENT_HIGH(2)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 2),
+        LOAD(ARGUMENT_LOW(2)),
+        BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, SMALL_SEND, 1, 0),
+        RETURN(held),
+        RETURN(SECCOMP_RET_ALLOW),
+        // sendmsg: held only when it asks for MSG_FASTOPEN.
+        IF_CALL(SYS_sendmsg, 4),
+        LOAD(ARGUMENT_LOW(2)),
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, MSG_FASTOPEN, 0, 1),
+        RETURN(held),
+        RETURN(SECCOMP_RET_ALLOW),
+        IF_CALL(SYS_unshare, 1),
+        RETURN(SECCOMP_RET_ERRNO | EPERM),
+        IF_CALL(SYS_setns, 1),
+        RETURN(SECCOMP_RET_ERRNO | EPERM),
+        IF_CALL(SYS_clone3, 1),
+        RETURN(SECCOMP_RET_ERRNO | ENOSYS),
+        IF_CALL(SYS_clone, 4),
+        LOAD(ARGUMENT_LOW(0)),
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, NAMESPACE_FLAGS, 0, 1),
+        RETURN(SECCOMP_RET_ERRNO | EPERM),
+        RETURN(SECCOMP_RET_ALLOW),
+        IF_CALL(SYS_io_uring_setup, 1),
+        RETURN(SECCOMP_RET_ERRNO | ENOSYS),
+        IF_CALL(SYS_io_uring_enter, 1),
+        RETURN(SECCOMP_RET_ERRNO | ENOSYS),
+        IF_CALL(SYS_io_uring_register, 1),
+        RETURN(SECCOMP_RET_ERRNO | ENOSYS),
+        RETURN(SECCOMP_RET_ALLOW),
     };
     struct sock_fprog filter = { .len = sizeof program / sizeof program[0], .filter = program };
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
-    return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &filter);
+    if (watch) {
+        int listener = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &filter);
+        if (listener >= 0) return listener;
+        // No listener here: the refusals alone.
+        int saved = errno;
+        (void)confine_calls(0);
+        errno = saved;
+        return -1;
+    }
+    (void)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &filter);
+    errno = ENOSYS;
+    return -1;
 #else
+    (void)watch;
     errno = ENOSYS;
     return -1;
 #endif
@@ -417,15 +487,17 @@ static void become_init(const struct csharing_spawn_spec *spec, int namespaced, 
         }
         report(report_fd, REPORT_GATED, gated);
     }
-    // Every connection the tree opens, seen by the host before it is made: the listener goes to the host,
-    // and none of the tree holds it (the filter cannot be lifted; each connect waits for the host's answer).
+    // The tree's system calls confined for good (no new namespace, no other architecture's table, no
+    // io_uring), and every connection it opens, and every lookup it sends, seen by the host before it is
+    // made: the listener goes to the host, and none of the tree holds it (the filter cannot be lifted; each
+    // held call waits for the host's answer).
+    int listener = confine_calls(watch_fd >= 0);
     if (watch_fd >= 0) {
-        int listener = watch_connections();
-        // Sent or not at all: a listener nobody holds would fail every connect with ENOSYS.
+        // Sent or not at all: a listener nobody holds would fail every held call with ENOSYS.
         if (listener >= 0 && !send_descriptor(watch_fd, listener)) { failure = errno; goto failed; }
-        if (listener >= 0) close(listener);
         close(watch_fd);
     }
+    if (listener >= 0) close(listener);
     // Into the cgroup before anything is allocated, so that the whole tree is in it ("0" names the writer).
     if (cgroup >= 0 && write(cgroup, "0", 1) != 1) { failure = errno; goto failed; }
     int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -622,6 +694,14 @@ static pid_t thread_group_of(pid_t thread) {
     return group > 0 ? group : thread;
 }
 
+/// Reads `count` bytes at `address` of process `pid`'s memory into `into`: how many it read (0 on failure).
+static int read_memory(pid_t pid, unsigned long long address, void *into, size_t count) {
+    if (address == 0 || count == 0) return 0;
+    struct iovec local = { into, count }, remote = { (void *)(uintptr_t)address, count };
+    ssize_t got = process_vm_readv(pid, &local, 1, &remote, 1, 0);
+    return got > 0 ? (int)got : 0;
+}
+
 int csharing_connection_receive(int listener, struct csharing_connection *connection) {
 #if defined(SECCOMP_IOCTL_NOTIF_RECV) && defined(SECCOMP_USER_NOTIF_FLAG_CONTINUE)
     struct seccomp_notif call;
@@ -632,28 +712,77 @@ int csharing_connection_receive(int listener, struct csharing_connection *connec
     connection->pid = (int)call.pid;
     connection->family = -1;
     connection->type = -1;
-    // The socket as the process holds it, for its domain and type, which its memory could lie about. The caller
-    // is a thread; its process (its thread group's leader) holds the descriptors.
+    const unsigned long long *argument = call.data.args;
+    // The message header a sendmsg or sendmmsg names (a sendmmsg's first), from the caller's memory.
+    struct msghdr header;
+    memset(&header, 0, sizeof header);
+    unsigned long long name = 0, name_length = 0, data = 0, data_length = 0;
+    switch (call.data.nr) {
+    case SYS_connect:
+        connection->call = CSHARING_CALL_CONNECT;
+        name = argument[1];
+        name_length = argument[2];
+        break;
+    case SYS_sendto:
+        connection->call = CSHARING_CALL_SENDTO;
+        connection->fast_open = (argument[3] & MSG_FASTOPEN) != 0;
+        name = argument[4];
+        name_length = argument[5];
+        data = argument[1];
+        data_length = argument[2];
+        break;
+    case SYS_sendmsg:
+    case SYS_sendmmsg:
+        connection->call = call.data.nr == SYS_sendmsg ? CSHARING_CALL_SENDMSG : CSHARING_CALL_SENDMMSG;
+        connection->fast_open = ((call.data.nr == SYS_sendmsg ? argument[2] : argument[3]) & MSG_FASTOPEN) != 0;
+        if (read_memory((pid_t)call.pid, argument[1], &header, sizeof header) == (int)sizeof header) {
+            name = (uintptr_t)header.msg_name;
+            name_length = header.msg_namelen;
+            struct iovec first;
+            if (header.msg_iovlen > 0 && read_memory((pid_t)call.pid, (uintptr_t)header.msg_iov, &first, sizeof first) == (int)sizeof first) {
+                data = (uintptr_t)first.iov_base;
+                data_length = first.iov_len;
+            }
+        }
+        break;
+    default:
+        connection->call = -1;
+    }
+    // The socket as the process holds it, for its domain, type and peer, which its memory could lie about. The
+    // caller is a thread; its process (its thread group's leader) holds the descriptors.
     int process = csharing_pidfd_open(thread_group_of((pid_t)call.pid));
-    int socket = process >= 0 ? (int)syscall(SYS_pidfd_getfd, process, (int)call.data.args[0], 0) : -1;
+    int socket = process >= 0 ? (int)syscall(SYS_pidfd_getfd, process, (int)argument[0], 0) : -1;
+    struct sockaddr_storage peer;
+    socklen_t peer_length = 0;
     if (socket >= 0) {
         int value;
         socklen_t length = sizeof value;
         if (getsockopt(socket, SOL_SOCKET, SO_DOMAIN, &value, &length) == 0) connection->family = value;
         length = sizeof value;
         if (getsockopt(socket, SOL_SOCKET, SO_TYPE, &value, &length) == 0) connection->type = value;
+        peer_length = sizeof peer;
+        if (getpeername(socket, (struct sockaddr *)&peer, &peer_length) != 0) peer_length = 0;
         close(socket);
     }
     if (process >= 0) close(process);
-    // The address asked for, from the caller's memory while it waits.
-    size_t wanted = call.data.args[2] < sizeof connection->address ? (size_t)call.data.args[2] : sizeof connection->address;
-    struct iovec local = { connection->address, wanted }, remote = { (void *)(uintptr_t)call.data.args[1], wanted };
-    ssize_t read = wanted > 0 ? process_vm_readv((pid_t)call.pid, &local, 1, &remote, 1, 0) : 0;
-    connection->address_length = read > 0 ? (int)read : 0;
+    // Where it goes: the address the call names, else (a send on a connected socket) the socket's peer.
+    if (name != 0 && name_length > 0) {
+        size_t wanted = name_length < sizeof connection->address ? (size_t)name_length : sizeof connection->address;
+        connection->address_length = read_memory((pid_t)call.pid, name, connection->address, wanted);
+    } else if (connection->call != CSHARING_CALL_CONNECT && peer_length > 0) {
+        size_t kept = peer_length < sizeof connection->address ? peer_length : sizeof connection->address;
+        memcpy(connection->address, &peer, kept);
+        connection->address_length = (int)kept;
+    }
+    // What a datagram carries (a DNS query names what it looks up).
+    if (connection->type == SOCK_DGRAM && data != 0 && data_length > 0) {
+        size_t wanted = data_length < sizeof connection->payload ? (size_t)data_length : sizeof connection->payload;
+        connection->payload_length = read_memory((pid_t)call.pid, data, connection->payload, wanted);
+    }
     // Read from the process that asked, not one that took its number since.
     if (ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &call.id) != 0) {
         connection->family = connection->type = -1;
-        connection->address_length = 0;
+        connection->address_length = connection->payload_length = 0;
     }
     return 0;
 #else
@@ -677,6 +806,21 @@ int csharing_connection_continue(int listener, unsigned long long id) {
 #endif
 }
 
+int csharing_connection_refuse(int listener, unsigned long long id, int error) {
+#if defined(SECCOMP_IOCTL_NOTIF_SEND)
+    struct seccomp_notif_resp answer;
+    memset(&answer, 0, sizeof answer);
+    answer.id = id;
+    answer.error = -error;
+    answer.val = -1;
+    return ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &answer);
+#else
+    (void)listener; (void)id; (void)error;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
 #else
 
 int csharing_disk_gate_create(void) { errno = ENOSYS; return -1; }
@@ -685,6 +829,7 @@ int csharing_disk_gate_answer(int gate, int file, int allow) { (void)gate; (void
 int csharing_landlock_abi(void) { return 0; }
 int csharing_connection_receive(int listener, struct csharing_connection *connection) { (void)listener; (void)connection; errno = ENOSYS; return -1; }
 int csharing_connection_continue(int listener, unsigned long long id) { (void)listener; (void)id; errno = ENOSYS; return -1; }
+int csharing_connection_refuse(int listener, unsigned long long id, int error) { (void)listener; (void)id; (void)error; errno = ENOSYS; return -1; }
 int csharing_spawn(const struct csharing_spawn_spec *spec, struct csharing_spawned *spawned) {
     (void)spec; (void)spawned; errno = ENOSYS; return -1;
 }

@@ -271,6 +271,19 @@ package enum FileSystem {
         return changed || !whole
     }
 
+    /// The regular files beneath `url` (not following links) of `size` bytes changed at or after `since` (the
+    /// kernel's change clock, as `holdsChange` reads it): their paths relative to `url`, from at most
+    /// `entryLimit` entries.
+    package static func changedFiles(beneath url: URL, since: Int64, entryLimit: Int, size: Int) -> [String] {
+        var found: [String] = []
+        walk(url, entryLimit: entryLimit, depthLimit: 64) { path, status in
+            guard (status.st_mode & S_IFMT) == S_IFREG, status.st_size == size else { return }
+            let time = status.st_ctim
+            if Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec) >= since { found.append(path) }
+        }
+        return found
+    }
+
     /// Visits the entries beneath `url` (not following links), depth first, each with its path relative to
     /// `url` and its status: at most `entryLimit`, at most `depthLimit` directories deep. Each directory's
     /// names are read once, its stream closed before going deeper: one descriptor held per level. Whether the

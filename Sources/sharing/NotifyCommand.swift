@@ -135,6 +135,7 @@ extension NotificationReport {
         }
         for name in posted { Output.line("  posted \(shown(name))") }
         for interaction in donated { Output.line("  donated \(shown(interaction))") }
+        for name in lookups { Output.line("  looked up \(shown(name)): refused (an extension's network here is this machine's loopback)") }
         for address in connections { Output.line("  connected \(shown(address))") }
         for transfer in backgroundTransfers { Output.line("  background transfer: \(shown(transfer.summary))") }
         for finding in findings { Output.line("  finding: \(shown(finding.description))") }

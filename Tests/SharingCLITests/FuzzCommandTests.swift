@@ -167,7 +167,7 @@ struct FuzzCommandTests {
             #expect(result.status == 2)
             #expect(result.standardError.contains(notReport.path), "\(result.standardError)")
 
-            let (_, report) = try await Self.fuzz(["CastsImageToURL"], shares: 20, in: directory)
+            let (_, report) = try await Self.fuzz(["CastsImageToURL"], shares: 60, in: directory)
             var tampered = report
             var findings = Self.findings(report)
             try #require(!findings.isEmpty)

@@ -225,6 +225,57 @@ struct ProcessTreeTests {
         #expect(seen.contains { !$0.isNetworkStream && $0.address == "127.0.0.1:9" })
     }
 
+    @Test("a lookup's query is held with its bytes and can be refused at once; a connect beyond loopback can be refused; one to loopback goes on",
+          arguments: [true, false])
+    func lookupsHeld(namespace: Bool) async throws {
+        let directory = try TemporaryDirectory(in: nil)
+        defer { directory.remove() }
+        let server = try LoopbackFileServer(serving: directory.url)
+        defer { server.stop() }
+        let port = try #require(server.base.port)
+        let script = """
+            import socket
+            try:
+                socket.getaddrinfo("api.example.com", 443)
+                print("resolved")
+            except socket.gaierror:
+                print("lookup failed")
+            for address in [("10.255.255.1", 443), ("127.0.0.1", \(port))]:
+                s = socket.socket()
+                try:
+                    s.connect(address)
+                    print("connected")
+                except OSError as error:
+                    print("refused", error.errno)
+            """
+        let (seen, output) = try await blocking {
+            let (_, guest) = try PacketChannel.pair(name: "tree")
+            let output = try OpenFile.creating(directory.url.appendingPathComponent("output"))
+            var specification = ProcessTree.Specification(
+                executable: URL(fileURLWithPath: "/usr/bin/python3"), arguments: ["-c", script],
+                environment: ["PATH": "/usr/bin:/bin"], directory: directory.url, channel: guest, output: output, pidNamespace: namespace)
+            specification.watchesConnections = true
+            let tree = try ProcessTree.start(specification, name: "python3")
+            defer { tree.end() }
+            let watch = try #require(tree.connections)
+            var seen: [ConnectionWatch.Connection] = []
+            while let call = watch.next() {
+                seen.append(call)
+                let query = call.isInternet && !call.isStream && call.port == 53 && !call.connects
+                let beyond = call.isNetworkStream && !call.isLoopback
+                if query || beyond { watch.refuse(call, as: .connectionRefused) } else { watch.letGo(call) }
+            }
+            _ = tree.waitForTermination(timeout: .seconds(60))
+            return (seen, Self.output(in: directory.url))
+        }
+        #expect(output == "lookup failed\nrefused 111\nconnected\n")
+        // The query names what it looks up, label by label (RFC 1035): 3 "api", 7 "example", 3 "com".
+        let name: [UInt8] = [3] + Array("api".utf8) + [7] + Array("example".utf8) + [3] + Array("com".utf8) + [0]
+        #expect(seen.contains { !$0.isStream && $0.port == 53 && $0.payload.count >= 12 + name.count && Array($0.payload[12..<(12 + name.count)]) == name })
+        #expect(seen.filter(\.isNetworkStream).map(\.address) == ["10.255.255.1:443", "127.0.0.1:\(port)"])
+        #expect(seen.filter(\.isNetworkStream).map(\.isLoopback) == [false, true])
+    }
+
     @Test("the address of a connection, as a person reads it")
     func connectionAddresses() {
         var v4 = sockaddr_in()

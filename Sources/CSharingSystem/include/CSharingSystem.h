@@ -77,6 +77,13 @@ ssize_t csharing_write_without_sigpipe(int descriptor, const void *bytes, size_t
 /// A descriptor for process `pid` (pidfd_open), close-on-exec.
 int csharing_pidfd_open(pid_t pid);
 
+/// The calling thread's identifier (gettid).
+pid_t csharing_thread_id(void);
+
+/// Whether system call `number` is one a watched tree's thread waits in for the host's answer (connect,
+/// sendto, sendmsg, sendmmsg: `csharing_connection_receive`).
+int csharing_is_held_call(long number);
+
 /// Sends `signal` through a process descriptor (pidfd_send_signal).
 int csharing_pidfd_send_signal(int pidfd, int signal);
 
@@ -115,8 +122,10 @@ struct csharing_spawn_spec {
     /// beneath them waits for this process's answer; then it closes the gate, which the extension never holds.
     int disk_gate;
     const char *const *gated;
-    /// 1: every connect(2) of the tree waits until the host has seen it (`csharing_connection_next`), where the
-    /// kernel has seccomp's user notifications; `csharing_spawned.connections` is the listener.
+    /// 1: every connect(2) of the tree, and each send that may carry a DNS query or open a connection, waits
+    /// until the host has answered it (`csharing_connection_receive`), where the kernel has seccomp's user
+    /// notifications; `csharing_spawned.connections` is the listener. Either way the tree is refused new
+    /// namespaces, system calls of another architecture's table, and io_uring.
     int watch_connections;
 };
 
@@ -208,26 +217,50 @@ int csharing_disk_gate_read(int gate, struct csharing_gate_event *events, int ca
 /// closes the event's file. 0, or -1 with errno.
 int csharing_disk_gate_answer(int gate, int file, int allow);
 
-/// One connect(2) a process of a watched tree made, as the host saw it before letting it go on.
+/// The system calls of a watched tree that wait for the host (`csharing_connection_receive`).
+enum {
+    /// connect(2).
+    CSHARING_CALL_CONNECT = 0,
+    /// sendto(2): a small one (a datagram's, a DNS query's), or one with MSG_FASTOPEN.
+    CSHARING_CALL_SENDTO = 1,
+    /// sendmsg(2) with MSG_FASTOPEN.
+    CSHARING_CALL_SENDMSG = 2,
+    /// sendmmsg(2): the first message (a DNS lookup sends its two queries so).
+    CSHARING_CALL_SENDMMSG = 3,
+};
+
+/// One call a process of a watched tree made that opens or uses a connection, as the host saw it before
+/// answering it: a connect, a small send (where a DNS query goes), a send that opens a connection itself.
 struct csharing_connection {
-    /// The call's identifier, for `csharing_connection_continue`.
+    /// The call's identifier, for `csharing_connection_continue` and `csharing_connection_refuse`.
     unsigned long long id;
     /// The caller, as this process's namespace numbers it.
     int pid;
+    /// Which call (`CSHARING_CALL_…`).
+    int call;
     /// The socket's domain (AF_INET, AF_UNIX …) and type (SOCK_STREAM …), from the socket itself; -1 unknown.
     int family;
     int type;
-    /// The address asked for (a sockaddr, at most 28 bytes), as read from the caller's memory; 0 bytes unread.
+    /// The call asked for MSG_FASTOPEN: a stream send that connects first.
+    int fast_open;
+    /// Where it goes (a sockaddr, at most 28 bytes): the address the call names, read from the caller's memory,
+    /// else the socket's peer; 0 bytes when neither could be read.
     int address_length;
     unsigned char address[28];
+    /// A datagram send's first bytes (its first message's), at most 512, from the caller's memory; 0 otherwise.
+    int payload_length;
+    unsigned char payload[512];
 };
 
-/// Waits for the next connect(2) held on `listener` and describes it into `connection`; the call waits on until
-/// `csharing_connection_continue`. 0, or -1 with errno (ENOENT once no process of the tree is left to call).
+/// Waits for the next call held on `listener` and describes it into `connection`; the call waits on until it is
+/// answered. 0, or -1 with errno (ENOENT once no process of the tree is left to call).
 int csharing_connection_receive(int listener, struct csharing_connection *connection);
 
 /// Lets the held call `id` go on as the program made it. 0, or -1 with errno (ENOENT: its caller is gone).
 int csharing_connection_continue(int listener, unsigned long long id);
+
+/// Fails the held call `id` with `error` (an errno) without making it. 0, or -1 with errno.
+int csharing_connection_refuse(int listener, unsigned long long id, int error);
 
 /// The kernel's Landlock ABI version, or 0 where the kernel has no Landlock (or it is disabled).
 int csharing_landlock_abi(void);

@@ -269,7 +269,7 @@ struct FuzzSignature: Hashable, Sendable {
         switch report.status {
         case .completed, .cancelled, .notActivated:
             guard !failing.isEmpty else { return nil }
-        case .crashed, .interruptedMemory, .interruptedTimeout, .interruptedDisk, .protocolViolation:
+        case .crashed, .interruptedMemory, .interruptedTimeout, .interruptedDisk, .protocolViolation, .stuck:
             break
         }
         status = report.status

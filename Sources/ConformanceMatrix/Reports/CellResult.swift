@@ -72,6 +72,17 @@ public struct CellResult: Codable, Sendable {
     /// Not as expected, and not flaky: a failure.
     public var isUnexpected: Bool { !isFlaky && !isExpected }
 
+    /// The cell's result in one line, for a test's failure message: its identifier, its status and why, each
+    /// finding that fails it, its extension's last words when it did not end the request itself, and the
+    /// command that reproduces it.
+    public var summary: String {
+        var parts = ["\(cell.identifier): \(status.rawValue)" + (reason.map { ": \($0)" } ?? "")]
+        parts += failingFindings.map { "finding \($0.code.rawValue): \($0.message)" }
+        if let last = logTail.last(where: { !$0.isEmpty }) { parts.append("its last words: \(last)") }
+        parts.append("reproduce: \(reproduce)")
+        return parts.joined(separator: " — ").split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
     /// A cell that ended as `status` for `reason`, with nothing more known of it: decided before any process
     /// started (not activated, a payload refused), or what the matrix saw of a run that gave no report.
     public init(cell: MatrixCell, status: CellStatus, reason: String?, seconds: Double = 0, attachments: Int = 0, logTail: [String] = []) {
@@ -111,7 +122,7 @@ public struct CellResult: Codable, Sendable {
         }
         let failed = loads.filter { $0.failure != nil }.count
         if failed > 0 { notes.append("\(failed) of \(loads.count) load\(loads.count == 1 ? "" : "s") failed") }
-        if returned.isEmpty && appGroupFiles.isEmpty && openedURLs.isEmpty && report.connections.isEmpty
+        if returned.isEmpty && appGroupFiles.isEmpty && openedURLs.isEmpty && report.connections.isEmpty && report.lookups.isEmpty
             && !findings.contains(where: { $0.code == .nothingKept }) {
             notes.append("nothing was returned, opened or written to the app group")
         }

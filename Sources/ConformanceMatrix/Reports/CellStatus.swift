@@ -38,6 +38,7 @@ public enum CellStatus: RawRepresentable, Codable, Sendable, Hashable, CaseItera
         case .run(.interruptedDisk): "D"
         case .run(.crashed): "X"
         case .run(.protocolViolation): "P"
+        case .run(.stuck): "S"
         case .run(.notActivated): "·"
         case .hostKilled: "K"
         case .leaked: "L"

@@ -33,6 +33,8 @@ public struct NotificationReport: Codable, Sendable {
     public var donated: [String]
     /// The network connections the notification's process opened, in order, each `host:port`.
     public var connections: [String]
+    /// The host names the notification's process looked up, in order (`ExtensionRun.lookups`).
+    public var lookups: [String]
     /// The uploads the notification's process handed to the host through background sessions, as they ended.
     public var backgroundTransfers: [RunReport.Transfer]
     public var peakFootprint: Int
@@ -55,6 +57,7 @@ public struct NotificationReport: Codable, Sendable {
         posted = process?.posted ?? []
         donated = process?.donated ?? []
         connections = process?.connections ?? []
+        lookups = process?.lookups ?? []
         backgroundTransfers = process?.backgroundTransfers.map(RunReport.Transfer.init) ?? []
         if handlerCalls > 1 {
             findings.insert(Finding(.handlerCalledTwice, "the content handler was called \(handlerCalls) times for this notification; iOS shows the "

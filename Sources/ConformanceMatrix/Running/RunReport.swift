@@ -76,6 +76,8 @@ public struct RunReport: Codable, Sendable {
     public var donated: [String]
     /// The network connections the extension opened, in order, each `host:port`.
     public var connections: [String]
+    /// The host names the extension looked up, in order (`ExtensionRun.lookups`).
+    public var lookups: [String]
     /// What the scripted user tapped, in order (`ExtensionRun.taps`).
     public var taps: [String]
     /// The uploads its background sessions handed to the host, each as it ended.
@@ -112,6 +114,7 @@ public struct RunReport: Codable, Sendable {
         posted = []
         donated = []
         connections = []
+        lookups = []
         taps = []
         backgroundTransfers = []
         peakFootprint = 0
@@ -161,6 +164,7 @@ public struct RunReport: Codable, Sendable {
         posted = run.posted
         donated = run.donated
         connections = run.connections
+        lookups = run.lookups
         taps = run.taps
         backgroundTransfers = run.backgroundTransfers.map(Transfer.init)
         peakFootprint = run.peakFootprint

@@ -161,7 +161,8 @@ final class ExtensionEndpoint: Sendable {
             pending.withLock { $0.transfers.removeValue(forKey: id) }?(status, error)
         case .ended:
             endedHandler.withLock { $0 }?()
-        case .request, .ready, .load, .cancelLoad, .openURL, .complete, .cancel, .alert, .deliver, .center, .endedAgain, .tapped, .posted, .donated, .transfer:
+        case .request, .ready, .load, .cancelLoad, .openURL, .complete, .cancel, .alert, .deliver, .center, .endedAgain, .tapped, .posted, .stuck, .donated,
+             .transfer:
             ExtensionProcess.say("the host sent an extension's message (\(message.kindName)); ignored")
         }
     }
@@ -298,6 +299,13 @@ final class ExtensionEndpoint: Sendable {
     /// Tells the host the user tapped `button` (a button, bar item or row, as `ExtensionPresenter.tapObserver` names it).
     func reportTap(_ button: String) {
         try? channel.send(RuntimeMessage.tapped(button: button).encoded().bytes)
+    }
+
+    /// Tells the host the scripted user is stuck, and why (cut to what a message carries).
+    func reportStuck(_ reason: String) {
+        var cut = ""
+        for character in reason where cut.utf8.count + character.utf8.count <= RuntimeMessage.longestStuckReason { cut.append(character) }
+        try? channel.send(RuntimeMessage.stuck(reason: cut).encoded().bytes)
     }
 
     /// Tells the host the extension ended its request again with `call`, which was ignored.

@@ -40,14 +40,27 @@ public enum ExtensionProcess {
         // ended, what the main queue held then has run, the host has the outcome (and has measured the process),
         // no load is still on its way to the extension (iOS does not tear an extension down the instant it
         // completes: a load answered a moment later still reaches it), and no work after completion runs.
-        let ending = Locked((requestEnded: false, drained: false, hostHasIt: false, hostGone: false))
+        // And no thread of its own is at work: a task resumed as the request ended (an upload begun after
+        // `completeRequest`) reaches its lookup or connection, which the host sees, before the process ends —
+        // as on a device, where it would have run until the system suspended it.
+        let ending = Locked((requestEnded: false, drained: false, hostHasIt: false, hostGone: false, watching: false))
         @Sendable func endIfDone() {
             let done = ending.withLock { $0.requestEnded && $0.drained && ($0.hostHasIt || $0.hostGone) }
                 && ProcessActivities.count == 0 && !connection.hasLoadsInFlight
-            if done {
-                KeptPreferences.write()
-                exit(0)
+            guard done else { return }
+            guard ProcessActivity.busyThreads() == 0 else {
+                // Looked at again, from a thread of its own, until its threads are quiet (or the host, whose time
+                // after completion runs on, ends it).
+                guard ending.withLock({ state in defer { state.watching = true }; return !state.watching }) else { return }
+                Thread.detachNewThread {
+                    while ProcessActivity.busyThreads() > 0 { Thread.sleep(forTimeInterval: 0.005) }
+                    ending.withLock { $0.watching = false }
+                    endIfDone()
+                }
+                return
             }
+            KeptPreferences.write()
+            exit(0)
         }
         ProcessActivities.observe { _ in endIfDone() }
         // Once the request has ended, what a load's handler queued on the main queue runs before the check
@@ -87,6 +100,9 @@ public enum ExtensionProcess {
                 if let controller = principal as? UIViewController {
                     ExtensionPresenter.alertObserver = { connection.report($0) }
                     ExtensionPresenter.tapObserver = { connection.reportTap($0) }
+                    ExtensionPresenter.stuckObserver = { connection.reportStuck($0) }
+                    ExtensionPresenter.process = ExtensionPresenter.ProcessProbe(busyThreads: ProcessActivity.busyThreads,
+                                                                                 holdsConnection: ProcessActivity.holdsNetworkStream)
                     ExtensionPresenter.present(controller, with: context, user: user)
                 } else {
                     principal.beginRequest(with: context)

@@ -58,7 +58,7 @@ public struct ExtensionHost: Sendable {
         // tasks (the host's own) need meanwhile.
         let transfers = try carrier()
         var run = try await BlockingThreads.run { [self, environment] () throws(ExtensionRuntimeError) -> ExtensionRun in
-            let supervisor = try Supervisor(bundle: bundle, work: .share(items), limits: limits, baseline: baseline, environment: environment,
+            let supervisor = try Supervisor(bundle: bundle, work: .share(items), user: user, limits: limits, baseline: baseline, environment: environment,
                                             appGroupContainers: appGroupContainers, cgroup: cgroup, pidNamespace: allowsPIDNamespace, openURL: openURL,
                                             transfers: transfers, faults: faults)
             return supervisor.supervise()

@@ -43,8 +43,12 @@ public struct ExtensionRun: Sendable {
     /// direction, a message's sender and group.
     public var donated: [String] = []
     /// The network stream (TCP) connections the extension opened, in order, each `host:port` (the first
-    /// thousand), where the host saw its connections (`ExtensionSandbox.connectionsSeen`).
+    /// thousand), where the host saw its connections (`ExtensionSandbox.connectionsSeen`): those to this
+    /// machine's loopback made, any other refused at once.
     public var connections: [String] = []
+    /// The host names the extension looked up (its DNS queries), in order (the first thousand): each refused at
+    /// once, as the extension's network is this machine's loopback alone.
+    public var lookups: [String] = []
     /// The uploads its background sessions handed to the host, in order, each as it ended.
     public var backgroundTransfers: [BackgroundTransfer] = []
 
@@ -58,6 +62,7 @@ public struct ExtensionRun: Sendable {
         case .interrupted(.timeout): .interruptedTimeout
         case .interrupted(.crashed): .crashed
         case .interrupted(.protocolViolation): .protocolViolation
+        case .interrupted(.stuck): .stuck
         }
     }
 

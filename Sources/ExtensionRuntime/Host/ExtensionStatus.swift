@@ -8,6 +8,10 @@ public enum ExtensionStatus: String, Sendable, Equatable, CaseIterable, Codable 
     case interruptedDisk = "interrupted-disk"
     case crashed
     case protocolViolation = "protocol-violation"
+    /// The person could do nothing: the sheet stayed quiet and offered nothing they came to tap (Post disabled,
+    /// no such control, code left out of the build), and the host ended it at once rather than at the request's
+    /// time-out.
+    case stuck
     /// The extension's activation rule hides it for the share: the system would not offer it.
     case notActivated = "not-activated"
 }

@@ -13,6 +13,13 @@ public struct Finding: Codable, Sendable, Hashable, CustomStringConvertible {
         /// A share or action extension completed having kept nothing of what it was given: nothing returned,
         /// opened, written to an app group or sent over the network.
         case nothingKept = "nothing-kept"
+        /// The user tapped Post and the extension cancelled the request itself: the share the person posted fails.
+        case cancelledAfterPost = "cancelled-after-post"
+        /// Before the user could post, the extension cancelled a share its activation rule had admitted.
+        case declinedShare = "declined-share"
+        /// The extension completed having loaded of an attachment only a reference to its content (its file URL),
+        /// never the content: what it kept of it (uploaded, wrote, returned) is not what was shared.
+        case contentNotLoaded = "content-not-loaded"
         /// The program was built without optimisation: its times are not a device's.
         case debugBuild = "debug-build"
         /// Code of the extension's own that a device compiles was left out of this build: it never ran here.
@@ -22,7 +29,7 @@ public struct Finding: Codable, Sendable, Hashable, CustomStringConvertible {
         /// expectations allow it.
         public var severity: Severity {
             switch self {
-            case .handlerCalledTwice, .requestEndedTwice, .workLostAtExit, .nothingKept: .fail
+            case .handlerCalledTwice, .requestEndedTwice, .workLostAtExit, .nothingKept, .cancelledAfterPost, .declinedShare, .contentNotLoaded: .fail
             case .debugBuild, .notCompiledHere: .warn
             }
         }

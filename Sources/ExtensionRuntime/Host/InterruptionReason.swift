@@ -13,6 +13,10 @@ public enum InterruptionReason: Sendable, Equatable, CustomStringConvertible {
     case crashed(ExitStatus)
     /// The extension sent something the protocol does not allow, or stopped reading, and was killed.
     case protocolViolation(String)
+    /// The person using the extension could do nothing: its sheet stayed quiet (nothing in progress, no thread
+    /// at work) and offered nothing they came to tap, for this reason; the host ended it rather than wait out
+    /// the request's time.
+    case stuck(String)
 
     public var description: String {
         switch self {
@@ -23,6 +27,7 @@ public enum InterruptionReason: Sendable, Equatable, CustomStringConvertible {
         case .timeout(let phase): "out of time (\(phase.rawValue))"
         case .crashed(let status): "\(status) before ending its request"
         case .protocolViolation(let detail): "protocol violation: \(detail)"
+        case .stuck(let detail): "the user is stuck: \(detail)"
         }
     }
 }

@@ -29,7 +29,16 @@ final class LoadServer: Sendable {
         var pumps: [(stop: Wakeup, ended: ReplyBox<Void>)] = []
         var ended = false
         /// How many loads the extension has asked for.
-        var asked = 0
+        var count = 0
+        /// The attachment each load asked for, by its identifier.
+        var attachments: [UInt32: Int] = [:]
+        /// The types the extension asked each attachment for, by attachment, each with whether a load of it
+        /// succeeded.
+        var asked: [Int: [String: Bool]] = [:]
+        /// The small data answers the extension was given, each with its attachment and the type asked for.
+        var smallData: [(attachment: Int, type: String, bytes: [UInt8])] = []
+        /// A load failed by what the run imposes, not by the host's own way of sharing: a fault, the disk budget.
+        var failedByRun = false
     }
 
     init(providers: [NSItemProvider], outbox: Outbox, store: URL, faults: HostFaults, diskRoom: @escaping @Sendable () -> Int64) {
@@ -41,6 +50,16 @@ final class LoadServer: Sendable {
     }
 
     var records: [ExtensionLoad] { state.withLock { $0.records } }
+    /// The types the extension asked each attachment for, by attachment (from 0), each with whether a load of
+    /// it succeeded.
+    var asked: [Int: [String: Bool]] { state.withLock { $0.asked } }
+    /// The data answers of at most `smallDataLimit` bytes the extension was given (the first hundred), each
+    /// with its attachment (from 0) and the type asked for: what a reference to a file (its URL) gives.
+    var smallData: [(attachment: Int, type: String, bytes: [UInt8])] { state.withLock { $0.smallData } }
+    static let smallDataLimit = 4096
+    /// Whether a load failed by what the run imposes rather than by the host's own way of sharing: a fault
+    /// (`load-fails`, `load-hangs`), or a stream cut short at the disk budget.
+    var failedByRun: Bool { state.withLock { $0.failedByRun } }
     var givenMemoryFiles: Set<UInt64> { state.withLock { $0.givenMemoryFiles } }
 
     /// Serves load `id`: the extension's call on attachment `attachment`, made on the host's provider.
@@ -50,8 +69,9 @@ final class LoadServer: Sendable {
             guard !state.ended else { return nil }
             // Pending before the provider starts: its answer may come before its load returns.
             state.pending[id] = .some(nil)
-            state.asked += 1
-            return state.asked
+            state.attachments[id] = attachment
+            state.count += 1
+            return state.count
         }
         guard let number else {
             return outbox.send(.loaded(id: id, .failed(RemoteError(domain: NSItemProviderErrorDomain, code: -1, message: "the request has ended"))))
@@ -61,8 +81,12 @@ final class LoadServer: Sendable {
             // Recorded now, since no answer will record it; it stays pending until the request ends.
             var record = record
             record.failure = "never answered: the host hangs on load \(number) (fault load-hangs)"
-            state.withLock { $0.records.append(record) }
+            state.withLock { state in
+                state.records.append(record)
+                state.failedByRun = true
+            }
         case faults.failingLoad:
+            state.withLock { $0.failedByRun = true }
             deliver(id, .failure(.itemUnavailableError, "the host fails load \(number) (fault load-fails)"), record: record)
         default:
             guard faults.loadDelay > .zero else { return ask(id: id, attachment: attachment, type: type, form: form, record: record) }
@@ -105,6 +129,17 @@ final class LoadServer: Sendable {
             }
             guard let status = try? file.status() else { return nil }
             return status.inode
+        }
+        let failed = record.failure != nil
+        state.withLock { state in
+            // A type once given stays given, whatever a later load of it does.
+            if let attachment = state.attachments[id] {
+                let given = state.asked[attachment]?[record.typeIdentifier] ?? false
+                state.asked[attachment, default: [:]][record.typeIdentifier] = given || !failed
+                if case .bytes(let bytes) = answer.result, bytes.count <= Self.smallDataLimit, state.smallData.count < 100 {
+                    state.smallData.append((attachment, record.typeIdentifier, bytes))
+                }
+            }
         }
         guard let source = answer.stream, case .stream(let name) = answer.result else {
             state.withLock { state in
@@ -159,6 +194,7 @@ final class LoadServer: Sendable {
             state.withLock { state in
                 state.records[index].size = Int(bytes)
                 state.records[index].failure = failure
+                if case .success((_, .limitReached)) = pumped { state.failedByRun = true }
                 state.pumps.removeAll { $0.stop === stop }
             }
             ended.resolve(())

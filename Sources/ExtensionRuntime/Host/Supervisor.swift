@@ -1,6 +1,11 @@
 import Foundation
 import OpenExtensionUI
 import OpenItemProvider
+#if canImport(Darwin)
+import UniformTypeIdentifiers
+#else
+import OpenUniformTypeIdentifiers
+#endif
 import PackageSupport
 import SharingSystem
 
@@ -19,6 +24,8 @@ final class Supervisor {
     }
 
     private let bundle: ExtensionBundle
+    /// What the person using the extension does.
+    private let user: ExtensionUser
     private let limits: ExtensionLimits
     private let container: Container
     private let memoryCgroup: MemoryCgroup?
@@ -106,6 +113,8 @@ final class Supervisor {
     private var donated: [String] = []
     /// The network stream connections the extension opened, in order: each address, or `nil` unread.
     private var connected: [String?] = []
+    /// The host names the extension looked up, in order.
+    private var lookups: [String] = []
     /// What the run found, each code once, in the order first seen.
     private var findings: [Finding]
 
@@ -147,10 +156,11 @@ final class Supervisor {
     /// machine does not hide a late call.
     static let notificationLinger: Duration = .seconds(1)
 
-    init(bundle: ExtensionBundle, work: Work, limits: ExtensionLimits, baseline: Int = 0, environment extra: [String: String] = [:],
+    init(bundle: ExtensionBundle, work: Work, user: ExtensionUser = .none, limits: ExtensionLimits, baseline: Int = 0, environment extra: [String: String] = [:],
          appGroupContainers: URL?, cgroup: URL?, pidNamespace: Bool, openURL: (@Sendable (URL) -> Bool)?,
          transfers: TransferCarrier, faults: HostFaults = HostFaults()) throws(ExtensionRuntimeError) {
         self.bundle = bundle
+        self.user = user
         self.transfers = transfers
         findings = bundle.leftOut.map { $0.isEmpty ? [] : [.notCompiledHere($0)] } ?? []
         self.limits = limits
@@ -291,10 +301,7 @@ final class Supervisor {
             if let connectionWatcher, ready.readable.contains(connectionWatcher.arrived.descriptor) {
                 // What the extension sent before it called connect is in the channel by now: read first.
                 receiveWaiting(atMost: Self.messagesBeforeConnection)
-                for connection in connectionWatcher.waiting() {
-                    saw(connection)
-                    connectionWatcher.letGo(connection)
-                }
+                for connection in connectionWatcher.waiting() { saw(connectionWatcher.answer(connection)) }
             }
             // A process that closed its connection before ending the request, and is still running a moment
             // of its own time later, broke the protocol. One that is dying (killed, say) may wait a while for
@@ -367,6 +374,7 @@ final class Supervisor {
         }
         let log = readLog()
         let ending = finalOutcome(status)
+        judgeEnding(ending)
         if keptNothing(ending) {
             found(Finding(.nothingKept, "it completed having kept nothing of what it was given: it returned no item, opened no URL, wrote nothing to an "
                           + "app group (a file, or UserDefaults(suiteName:)), opened no network connection and handed no upload to a background session, so on a device what the "
@@ -384,11 +392,83 @@ final class Supervisor {
         run.posted = posted
         run.donated = donated
         run.connections = connected.map { $0 ?? "an address not read" }
+        run.lookups = lookups
         if outcome != nil, let endedAt, let terminatedAt { run.livedAfterCompletion = max(.zero, terminatedAt - endedAt) }
         run.afterCompletionExpired = afterCompletionExpired
         run.requestTime = requestTime
         run.waitedForCore = waitedForCore
         return run
+    }
+
+    /// What the request's ending says beside its status: a share the person posted that the extension cancelled
+    /// (or one it declined before they could), and an attachment of which it loaded only a reference to the content.
+    private func judgeEnding(_ ending: ExtensionOutcome) {
+        guard case .request(let items) = request else { return }
+        let attachments = items.flatMap { $0.attachments ?? [] }
+        let asked = loads.asked
+        switch ending {
+        case .cancelled where user == .post && (loads.failedByRun || exhaustedAttachment(attachments, asked)):
+            // A load the run failed (a fault, the disk budget), or every representation of an attachment failed:
+            // the host's failure, not the extension's choice.
+            return
+        case .cancelled(let error) where user == .post:
+            let said = "\(error.domain) \(error.code): \(error.localizedDescription)"
+            let network = lookups.isEmpty ? "" : "; it was refused the network (it looked up \(lookups[0])): an extension's network here is this machine's "
+                + "loopback, so serve what it uploads to on 127.0.0.1 or allow this finding for the cell"
+            if taps.isEmpty {
+                found(Finding(.declinedShare, "it cancelled the request itself (\(said)) before the user could post, on a share its activation rule "
+                              + "admitted: the system offered it, and the person sees it fail; decline nothing the rule admits\(network)"))
+            } else {
+                found(Finding(.cancelledAfterPost, "the user tapped \(taps.last ?? "Post") and it cancelled the request itself (\(said)): the share the "
+                              + "person posted fails on a device; load another representation when one fails, or say why in the sheet before Post\(network)"))
+            }
+        case .completed:
+            guard let kept = keptReference(attachments, asked) else { return }
+            found(Finding(.contentNotLoaded, "it kept \(kept.place) the bytes attachment \(kept.attachment + 1) gave it as \(kept.type) "
+                          + "(\(kept.size) B: a reference to the content, a URL), and never loaded the content itself (\(kept.content)): what "
+                          + "it kept is not what was shared; load a type that conforms to public.data and not to public.url "
+                          + "(loadFileRepresentation(for: .data), say). What it sends over the network is not compared"))
+        default:
+            return
+        }
+    }
+
+    /// Whether some attachment's loads all failed, every type it registered having been asked for: nothing of it
+    /// was left to load.
+    /// A reference the extension kept in place of its content: a file it wrote to an app group during the run
+    /// that holds exactly the bytes an attachment gave it as a URL type (`public.file-url`, `public.url`), of an
+    /// attachment whose content (a registered type that conforms to public.data, and not to public.url or
+    /// public.text) it never loaded.
+    private func keptReference(_ attachments: [WireAttachment], _ asked: [Int: [String: Bool]])
+        -> (attachment: Int, type: String, size: Int, content: String, place: String)? {
+        guard let appGroups else { return nil }
+        func isContent(_ type: String) -> Bool {
+            UTType(type).map { $0.conforms(to: .data) && !$0.conforms(to: .url) && !$0.conforms(to: .text) } ?? false
+        }
+        for given in loads.smallData where attachments.indices.contains(given.attachment) && !given.bytes.isEmpty {
+            guard UTType(given.type)?.conforms(to: .url) == true,
+                  let content = attachments[given.attachment].representations.map(\.type).first(where: isContent),
+                  !(asked[given.attachment] ?? [:]).contains(where: { $0.value && isContent($0.key) }) else { continue }
+            for path in FileSystem.changedFiles(beneath: appGroups.url, since: appGroups.since, entryLimit: DiskMeter.entryLimit, size: given.bytes.count) {
+                let file = try? OpenFile.reading(appGroups.url.appending(path: path), followingLinks: false)
+                if let bytes = try? file?.bytes(at: 0, count: given.bytes.count), bytes == given.bytes {
+                    return (given.attachment, given.type, given.bytes.count, content, "in its app group (\(path))")
+                }
+            }
+        }
+        return nil
+    }
+
+    /// A type asked for is the first registered one that conforms to it, as a provider answers it.
+    private func exhaustedAttachment(_ attachments: [WireAttachment], _ asked: [Int: [String: Bool]]) -> Bool {
+        asked.contains { index, tried in
+            guard attachments.indices.contains(index), !tried.values.contains(true) else { return false }
+            let registered = attachments[index].representations.map(\.type)
+            let reached = Set(tried.keys.compactMap { type in
+                registered.first { $0 == type || (UTType($0).map { candidate in UTType(type).map(candidate.conforms) ?? false } ?? false) }
+            })
+            return Set(registered).isSubset(of: reached)
+        }
     }
 
     /// Whether a share or action extension completed having kept nothing of what it was given: no item returned,
@@ -398,7 +478,7 @@ final class Supervisor {
     private func keptNothing(_ ending: ExtensionOutcome) -> Bool {
         let point = bundle.extensionPointIdentifier
         guard case .completed(let items) = ending, connectionWatcher != nil, point == DeviceClass.share || DeviceClass.actionPoints.contains(point),
-              hadContent, items.isEmpty, opened.isEmpty, connected.isEmpty, transfers.count == 0, let appGroups else { return false }
+              hadContent, items.isEmpty, opened.isEmpty, connected.isEmpty, lookups.isEmpty, transfers.count == 0, let appGroups else { return false }
         return !FileSystem.holdsChange(beneath: appGroups.url, since: appGroups.since, entryLimit: DiskMeter.entryLimit) && !keptGroupDefaults
     }
 
@@ -423,15 +503,26 @@ final class Supervisor {
         }
     }
 
-    /// Records a connection the extension opened: one over the network after its request ended is work a device
-    /// loses, as it suspends the extension soon after.
-    private func saw(_ connection: ConnectionWatch.Connection) {
-        guard connection.isNetworkStream else { return }
-        if connected.count < Self.connectionRecords { connected.append(connection.address) }
+    /// Records network work the extension began (a lookup, a connection): begun after its request ended, it is
+    /// work a device loses, as it suspends the extension soon after. One cause, one finding: the first such work
+    /// names it.
+    private func saw(_ work: NetworkWork?) {
+        let what: String
+        switch work {
+        case nil:
+            return
+        case .lookup(let name)?:
+            // A resolver asks each name more than once (its two queries, its retries): each name once.
+            if lookups.count < Self.connectionRecords, !lookups.contains(name) { lookups.append(name) }
+            what = "looked up \(name) (the first step of a request to it)"
+        case .connection(let address, let refused)?:
+            if connected.count < Self.connectionRecords { connected.append(address.map { refused ? "\($0) (refused: not this machine's loopback)" : $0 }) }
+            what = "opened a network connection (to \(address ?? "an address not read"))"
+        }
         guard outcome != nil else { return }
-        found(Finding(.workLostAtExit, "it opened a network connection (to \(connection.address ?? "an address not read")) after its request "
-                      + "had ended: iOS suspends an extension soon after it ends its request, and what the connection was to carry is "
-                      + "lost; start uploads before ending the request and wait for them, or hand them to a background URLSession"))
+        found(Finding(.workLostAtExit, "it \(what) after its request had ended: iOS suspends an extension soon after it ends its request, "
+                      + "and what the request was to carry is lost; start uploads before ending the request and wait for them, or hand "
+                      + "them to a background URLSession"))
     }
 
     /// Records `finding`, unless one of its code was.
@@ -660,6 +751,10 @@ final class Supervisor {
         case .tapped(let button):
             guard ready else { throw ProtocolViolation("a tap before ready") }
             if taps.count < Self.tapRecords { taps.append(button) }
+        case .stuck(let reason):
+            guard ready else { throw ProtocolViolation("a stuck user before ready") }
+            guard outcome == nil, desk == nil else { return }
+            kill(for: .stuck(reason + leftOutNote))
         case .posted(let name):
             guard ready else { throw ProtocolViolation("a Darwin notification before ready") }
             if posted.count < Self.postedRecords { posted.append(name) }
@@ -746,6 +841,13 @@ final class Supervisor {
         }
     }
 
+    /// What a stuck run adds of the code this build left out: it may be what the sheet waited for.
+    private var leftOutNote: String {
+        guard let blocks = bundle.leftOut, !blocks.isEmpty else { return "" }
+        return "; \(blocks.count == 1 ? "a block" : "\(blocks.count) blocks") of its code that iOS compiles \(blocks.count == 1 ? "was" : "were") "
+            + "left out of this build (not-compiled-here), which may be what would have changed that"
+    }
+
     /// Whether the request gave the extension anything to keep: an attachment, or an item's text.
     private lazy var hadContent: Bool = {
         guard case .request(let items) = request else { return false }
@@ -780,6 +882,7 @@ extension RuntimeMessage {
         case .endedAgain: "endedAgain"
         case .tapped: "tapped"
         case .posted: "posted"
+        case .stuck: "stuck"
         case .donated: "donated"
         case .notification: "notification"
         case .centerAnswer: "centerAnswer"

@@ -572,9 +572,16 @@ private final class ForwardingItemProvider: NSItemProvider, @unchecked Sendable 
         super.init()
     }
 
-    /// The progress of a crossing load, or one already complete when the load answered at once.
+    /// The progress of a crossing load, or one already complete when the load answered at once. The load is
+    /// the request's work (the scripted user waits for it) from now until the consumer's handler has returned.
     private func forward(_ type: String, _ form: WireForm, _ reply: @escaping @Sendable (LoadResult, [OpenFile]) -> Void) -> Progress {
-        if let progress = fetch(type, form, reply) { return progress }
+        let work = self.work
+        work?.begin()
+        let answered: @Sendable (LoadResult, [OpenFile]) -> Void = { result, files in
+            reply(result, files)
+            work?.end()
+        }
+        if let progress = fetch(type, form, answered) { return progress }
         let done = SynchronizedProgress(totalUnitCount: 1)
         done.completedUnitCount = 1
         return done

@@ -36,6 +36,9 @@ package enum RuntimeMessage: Equatable, Sendable {
     case tapped(button: String)
     /// The extension posted `name` to the Darwin notify center, for the report.
     case posted(name: String)
+    /// The scripted user is stuck (`ExtensionPresenter.stuckObserver`): the sheet stayed quiet and offers
+    /// nothing they came to tap, for the reason given; the host ends the run there.
+    case stuck(reason: String)
     /// The extension donated an interaction (`INInteraction.donate`), as `INInteraction.reported` describes it,
     /// for the report.
     case donated(interaction: String)
@@ -89,6 +92,8 @@ package enum RuntimeMessage: Equatable, Sendable {
         return ["Post", "Cancel"].contains(name) || ["row ", "item ", "button \"", "bar item "].contains { name.hasPrefix($0) }
     }
     package static let longestTapName = 512
+    /// The longest reason `stuck` carries.
+    package static let longestStuckReason = 2048
 
     /// The largest packet either side sends or accepts.
     package static let maximumPacket = 64 << 10
@@ -265,7 +270,7 @@ package struct ProtocolViolation: Error, Equatable, Sendable, CustomStringConver
 
 extension RuntimeMessage {
     private enum Kind: UInt8 {
-        case ready = 1, load, cancelLoad, openURL, complete, cancel, alert, deliver, center, endedAgain, tapped, posted, transfer, donated
+        case ready = 1, load, cancelLoad, openURL, complete, cancel, alert, deliver, center, endedAgain, tapped, posted, transfer, donated, stuck
         case request = 32, loaded, openedURL, timeWarning, progress, streamEnded, ended, notification, centerAnswer, transferEnded
     }
 
@@ -317,6 +322,8 @@ extension RuntimeMessage {
             writer.u8(Kind.tapped.rawValue); writer.string(button)
         case .posted(let name):
             writer.u8(Kind.posted.rawValue); writer.string(name)
+        case .stuck(let reason):
+            writer.u8(Kind.stuck.rawValue); writer.string(reason)
         case .donated(let interaction):
             writer.u8(Kind.donated.rawValue); writer.string(interaction)
         case .transfer(let id, let transfer):
@@ -387,6 +394,12 @@ extension RuntimeMessage {
                 throw ProtocolViolation("a Darwin notification named with \(name.utf8.count) bytes; a name has 1 to \(RuntimeMessage.longestPostedName)")
             }
             message = .posted(name: name)
+        case .stuck:
+            let reason = try reader.string()
+            guard !reason.isEmpty, reason.utf8.count <= RuntimeMessage.longestStuckReason else {
+                throw ProtocolViolation("a stuck user's reason in \(reason.utf8.count) bytes; a reason has 1 to \(RuntimeMessage.longestStuckReason)")
+            }
+            message = .stuck(reason: reason)
         case .donated:
             let interaction = try reader.string()
             guard !interaction.isEmpty, interaction.utf8.count <= RuntimeMessage.longestPostedName else {

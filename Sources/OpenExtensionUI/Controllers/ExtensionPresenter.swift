@@ -7,11 +7,11 @@ import PackageSupport
 ///
 /// An OpenSharing addition: on a device, a person taps.
 public enum ExtensionUser: String, Sendable, CaseIterable, Codable {
-    /// Taps Post once the content is valid (after the sheet's presentation animation), and an alert's
-    /// preferred action (else its first default one). At a sheet the extension built itself, picks the first row
-    /// of each table (and item of each collection view) on screen that has some and none selected, then taps a Done, Save or Add bar button item, or
-    /// one titled as a post button (`ExtensionPresenter.postTitles`), in a navigation bar on screen, else the first
-    /// enabled button so titled.
+    /// Taps Post once the sheet is quiet and Post is enabled, and an alert's preferred action (else its first
+    /// default one). At a sheet the extension built itself, picks the first row of each table (and item of each
+    /// collection view) on screen that has some and none selected, then taps a Done, Save or Add bar button
+    /// item, or one titled as a post button (`ExtensionPresenter.postTitles`), in a navigation bar on screen,
+    /// else the first enabled button so titled. Each control once.
     case post
     /// Taps Cancel, and an alert's cancel action (else its last); at a sheet the extension built itself, the first
     /// enabled control titled Cancel or Close, or a Cancel or Close bar button item.
@@ -20,14 +20,17 @@ public enum ExtensionUser: String, Sendable, CaseIterable, Codable {
     case none
 
     /// How long the person takes to act on what appears: half a second, a quick person's, counted from when
-    /// the extension is quiescent (no load of its input and no URL opening in progress, its main queue turned
-    /// twice with nothing begun or ended), not from when the sheet or alert appears. An extension that ends its
-    /// request sooner (one that opens its app and closes) is never touched.
+    /// the extension is quiescent (no load of its input, no URL opening and no expiring activity in progress,
+    /// no thread of its process at work, its main queue turned twice with nothing begun or ended), not from when
+    /// the sheet or alert appears. An extension that ends its request sooner (one that opens its app and closes)
+    /// is never touched.
     public static let reactionTime: Duration = .milliseconds(500)
 
-    /// How long the person waits for the extension to become quiescent before acting anyway: longer than any
-    /// load takes but one the host holds back (a load that never answers).
-    static let patience: Duration = .seconds(10)
+    /// How long the person stays at a sheet that is quiet — nothing in progress, no thread at work, no network
+    /// connection open — and offers nothing they came to tap, before the run ends `stuck`: the extension is
+    /// doing nothing, and nothing it could still do would change that (a timer it set fires well within this).
+    /// Counted only while the process is quiet, so a busy machine, which slows work, never shortens it.
+    static let patience: Duration = .seconds(3)
 }
 
 /// An alert an extension presented, and what the scripted user did with it.
@@ -68,6 +71,29 @@ public enum ExtensionPresenter {
     /// sheet the extension built, `button "TITLE"`, `bar item "TITLE"` or `bar item done` (a system item),
     /// `row SECTION.ROW` for a table's row and `item SECTION.ITEM` for a collection view's item.
     public static var tapObserver: (@MainActor (String) -> Void)?
+    /// Told, once, that the person is stuck: the sheet stayed quiet for `ExtensionUser.patience` and offers
+    /// nothing they came to tap (why, in words). The runtime ends the run there; elsewhere the person waits on.
+    package static var stuckObserver: (@MainActor (String) -> Void)?
+    /// What the person can see of the extension's process beside its request's work: its threads at work, and
+    /// its network connections. Set by the runtime in an extension's own process; `nil` elsewhere (a test's
+    /// process has threads of its own at work).
+    package static var process: ProcessProbe?
+
+    /// Reads of the extension's process (`ExtensionPresenter.process`).
+    package struct ProcessProbe: Sendable {
+        /// How many of its threads, other than the caller, are at work.
+        package var busyThreads: @Sendable () -> Int
+        /// Whether it holds a network connection: a request, or its answer, may be on its way.
+        package var holdsConnection: @Sendable () -> Bool
+
+        package init(busyThreads: @escaping @Sendable () -> Int, holdsConnection: @escaping @Sendable () -> Bool) {
+            self.busyThreads = busyThreads
+            self.holdsConnection = holdsConnection
+        }
+    }
+
+    /// How often a process at work is looked at again.
+    private static let probeInterval: Duration = .milliseconds(10)
 
     /// The titles of a post button on a sheet an extension builds itself, compared without regard to case: the
     /// words share sheets' own buttons use.
@@ -86,26 +112,84 @@ public enum ExtensionPresenter {
         _ = controller.view
         controller.didMove(toParent: container)
         controller.appear(animated: false)
-        // The person acts once the sheet has settled, a moment later, unless the extension has ended the request by then.
-        if let sheet = controller as? SLComposeServiceViewController {
-            sheet.presentationAnimationDidFinish()
-            react(to: context) {
-                if context.outcome == nil { sheet.userArrives(user) }
+        if let sheet = controller as? SLComposeServiceViewController { sheet.presentationAnimationDidFinish() }
+        // The person acts once the sheet has settled, a moment later, unless the extension has ended the request
+        // by then; and looks again whenever it settles, until the request ends.
+        if user != .none { lookout(at: controller, as: user, context: context, chosen: false, tapped: nil, quietSince: nil) }
+    }
+
+    /// What the person did at a look at the sheet.
+    private enum Look {
+        /// Tapped the control they came for (its name, as `tapObserver` was told).
+        case tapped(String)
+        /// Chose a row or item of each table and collection view that asked for a choice: they look again.
+        case chose
+        /// An alert is up: it is answered on its own (`shown(_:)`).
+        case alertUp
+        /// Nothing they came to tap: why, in words.
+        case nothing(String)
+    }
+
+    /// The person at the sheet, looking each time the extension is quiescent: they tap what they came for once
+    /// it is enabled (once), and otherwise look again. A sheet that stays quiet and offers them nothing to tap
+    /// for `ExtensionUser.patience` (or, once they tapped, does nothing more) has them stuck, which
+    /// `stuckObserver` is told.
+    private static func lookout(at principal: UIViewController, as user: ExtensionUser, context: NSExtensionContext, chosen: Bool,
+                                tapped: String?, quietSince: ContinuousClock.Instant?) {
+        react(to: context) { sawActivity in
+            guard context.outcome == nil else { return }
+            var since = sawActivity ? nil : quietSince
+            var why: String
+            if let tapped {
+                why = "the user tapped \(tapped), then nothing was in progress and the request was not ended"
+            } else {
+                switch look(at: principal, as: user, choosing: !chosen) {
+                case .tapped(let name):
+                    return lookout(at: principal, as: user, context: context, chosen: chosen, tapped: name, quietSince: nil)
+                case .chose:
+                    return lookout(at: principal, as: user, context: context, chosen: true, tapped: nil, quietSince: nil)
+                case .alertUp:
+                    return lookout(at: principal, as: user, context: context, chosen: chosen, tapped: nil, quietSince: nil)
+                case .nothing(let reason):
+                    why = reason
+                }
             }
-        } else if user != .none {
-            react(to: context) {
-                if context.outcome == nil { arrive(at: controller, as: user, context: context) }
+            // Quiet only with no connection open: an answer may be on its way.
+            if process?.holdsConnection() == true { since = nil }
+            let now = ContinuousClock.now
+            let start = since ?? now
+            // Past their patience the person is stuck: the runtime ends the run; elsewhere they stop looking.
+            if now - start >= ExtensionUser.patience {
+                why += " for \(ExtensionUser.patience) with nothing in progress"
+                return stuckObserver?(why) ?? ()
             }
+            lookout(at: principal, as: user, context: context, chosen: chosen, tapped: tapped, quietSince: start)
         }
     }
 
-    /// The person at a sheet the extension built: they choose a row of each table that asks for a choice, once
-    /// (then look again once that has settled), and tap the button they came for. A sheet with no such button
-    /// keeps them waiting, as a person would, until the request's time runs out.
-    private static func arrive(at principal: UIViewController, as user: ExtensionUser, context: NSExtensionContext,
-                               choosing: Bool = true) {
+    /// One look at the sheet: the person chooses rows that ask for a choice (when `choosing`: once), or taps the
+    /// control they came for if it is enabled.
+    private static func look(at principal: UIViewController, as user: ExtensionUser, choosing: Bool) -> Look {
         var shown = principal
-        while let presented = shown.presentedViewController, !(presented is UIAlertController) { shown = presented }
+        while let presented = shown.presentedViewController {
+            if presented is UIAlertController { return .alertUp }
+            shown = presented
+        }
+        if let sheet = shown as? SLComposeServiceViewController {
+            switch user {
+            case .post:
+                guard sheet.postEnabled else { return .nothing("Post is disabled (isContentValid() returns false)") }
+                tapObserver?("Post")
+                sheet.didSelectPost()
+                return .tapped("Post")
+            case .cancel:
+                tapObserver?("Cancel")
+                sheet.cancel()
+                return .tapped("Cancel")
+            case .none:
+                return .nothing("the user touches nothing")
+            }
+        }
         if user == .post && choosing {
             let unchosen = views(UITableView.self, in: shown.view).filter { $0.allowsSelection && $0.indexPathForSelectedRow == nil }
                 .compactMap { table in table.indexPathsForVisibleRows?.first.map { (table, $0) } }
@@ -120,25 +204,35 @@ public enum ExtensionPresenter {
                     tapObserver?("item \(item.section).\(item.item)")
                     collection.tapItem(at: item)
                 }
-                return react(to: context) {
-                    if context.outcome == nil { arrive(at: principal, as: user, context: context, choosing: false) }
-                }
+                return .chose
             }
         }
         let titles = user == .post ? postTitles : cancelTitles
         let systemItems: Set<UIBarButtonItem.SystemItem> = user == .post ? [.done, .save, .add] : [.cancel, .close]
-        let items = barItemsShown(in: onScreen(shown))
-        if let item = items.first(where: { item in
-            item.isEnabled && (item.systemItem.map(systemItems.contains) ?? item.title.map { titles.contains($0.lowercased()) } ?? false)
-        }) {
-            tapObserver?(item.systemItem.map { "bar item \($0)" } ?? "bar item \"\(shortened(item.title ?? ""))\"")
-            return item.tap()
+        let items = barItemsShown(in: onScreen(shown)).filter { item in
+            item.systemItem.map(systemItems.contains) ?? item.title.map { titles.contains($0.lowercased()) } ?? false
         }
-        if let button = buttons(in: shown.view).first(where: { $0.isEnabled && $0.currentTitle.map { titles.contains($0.lowercased()) } ?? false }) {
-            tapObserver?("button \"\(shortened(button.currentTitle ?? ""))\"")
+        if let item = items.first(where: \.isEnabled) {
+            let name = item.systemItem.map { "bar item \($0)" } ?? "bar item \"\(shortened(item.title ?? ""))\""
+            tapObserver?(name)
+            item.tap()
+            return .tapped(name)
+        }
+        let matching = buttons(in: shown.view).filter { $0.currentTitle.map { titles.contains($0.lowercased()) } ?? false }
+        if let button = matching.first(where: \.isEnabled) {
+            let name = "button \"\(shortened(button.currentTitle ?? ""))\""
+            tapObserver?(name)
             button.sendActions(for: .touchDown)
             button.sendActions(for: [.touchUpInside, .primaryActionTriggered])
+            return .tapped(name)
         }
+        let disabled = items.map { $0.systemItem.map { "bar item \($0)" } ?? "bar item \"\(shortened($0.title ?? ""))\"" }
+            + matching.map { "button \"\(shortened($0.currentTitle ?? ""))\"" }
+        let goal = user == .post ? "post" : "cancel"
+        if disabled.isEmpty {
+            return .nothing("the sheet shows no control to \(goal) (a button or a bar item on screen titled \(titles.sorted().joined(separator: ", ")))")
+        }
+        return .nothing("its control to \(goal) is disabled (\(disabled.prefix(4).joined(separator: ", ")))")
     }
 
     /// A title as a report holds it: its first 256 bytes of UTF-8, whole characters.
@@ -181,32 +275,46 @@ public enum ExtensionPresenter {
 
     /// Does `action` as the person would: once the request is quiescent, the reaction time later, and once
     /// whatever began meanwhile has ended too. A busy machine slows the extension's work and the person alike.
-    static func react(to context: NSExtensionContext?, _ action: @escaping @MainActor () -> Void) {
+    /// `action` learns whether anything was at work on the way (the extension was not quiet all along).
+    static func react(to context: NSExtensionContext?, _ action: @escaping @MainActor (_ sawActivity: Bool) -> Void) {
         let work = context?.work ?? WorkInProgress()
-        settle(work) {
+        settle(work) { first in
             DispatchQueue.main.asyncAfter(deadline: .now() + ExtensionUser.reactionTime.inSeconds) {
-                settle(work, action)
+                settle(work) { second in action(first || second) }
             }
         }
     }
 
-    /// Calls `body` on the main queue once `work` is quiescent: nothing in progress, and the main queue turned
-    /// twice with nothing begun or ended in between; or once the person's patience has run out.
-    private static func settle(_ work: WorkInProgress, _ body: @escaping @MainActor () -> Void) {
-        let acted = ActedOnce()
-        let act: @MainActor () -> Void = {
-            guard !acted.done else { return }
-            acted.done = true
-            body()
-        }
-        DispatchQueue.main.asyncAfter(deadline: .now() + ExtensionUser.patience.inSeconds, execute: act)
+    /// Calls `body` on the main queue once the extension is quiescent: no load, URL opening or expiring activity
+    /// in progress, no thread of its process at work (`process`), and the main queue turned twice with nothing
+    /// begun or ended in between. Whatever it takes: waiting on the extension's own state, never on a clock.
+    /// `body` learns whether anything was at work on the way.
+    private static func settle(_ work: WorkInProgress, _ body: @escaping @MainActor (_ sawActivity: Bool) -> Void) {
+        let activity = Locked(false)
         @Sendable func probe() {
             work.whenIdle {
                 DispatchQueue.main.async {
                     let first = work.snapshot
-                    guard first.count == 0 else { return probe() }
+                    guard first.count == 0 else {
+                        activity.withLock { $0 = true }
+                        return probe()
+                    }
+                    // An expiring activity (an upload being handed over) is looked at again, a moment later.
+                    guard ProcessActivities.count == 0 else {
+                        activity.withLock { $0 = true }
+                        return DispatchQueue.main.asyncAfter(deadline: .now() + probeInterval.inSeconds) { probe() }
+                    }
                     DispatchQueue.main.async {
-                        if work.snapshot.generation == first.generation { act() } else { probe() }
+                        guard work.snapshot.generation == first.generation else {
+                            activity.withLock { $0 = true }
+                            return probe()
+                        }
+                        // A thread at work (a decode, a download's handler) is looked at again, a moment later.
+                        if let process, process.busyThreads() > 0 {
+                            activity.withLock { $0 = true }
+                            return DispatchQueue.main.asyncAfter(deadline: .now() + probeInterval.inSeconds) { probe() }
+                        }
+                        body(activity.withLock { $0 })
                     }
                 }
             }
@@ -229,15 +337,9 @@ public enum ExtensionPresenter {
         let record = PresentedAlert(title: alert.title, message: alert.message,
                                     actions: alert.actions.map { ($0.title, $0.style.name) }, chosen: chosen)
         guard let chosen else { return alertObserver?(record) ?? () }
-        react(to: alert.extensionContext) {
+        react(to: alert.extensionContext) { _ in
             alertObserver?(record)
             alert.tap(alert.actions[chosen])
         }
     }
-}
-
-/// Whether the person has acted on what a `settle` waited for.
-@MainActor
-private final class ActedOnce {
-    var done = false
 }

@@ -30,37 +30,11 @@ open class SLComposeServiceViewController: UIViewController {
     /// Stands in for `SLComposeServiceViewController.validateContent()`.
     open func validateContent() {
         postEnabled = isContentValid()
-        // A user waiting to post does, once the content becomes valid.
-        if postEnabled && waitingToPost {
-            waitingToPost = false
-            ExtensionPresenter.tapObserver?("Post")
-            DispatchQueue.main.async { self.didSelectPost() }
-        }
     }
 
-    /// Whether Post is enabled, as the last validation left it.
+    /// Whether Post is enabled, as the last validation left it: the scripted user taps it once it is, and the
+    /// sheet is quiet (`ExtensionPresenter`).
     var postEnabled = true
-    /// The scripted user wants to post and waits for the content to be valid.
-    private var waitingToPost = false
-
-    /// The scripted user, the sheet being up: Post when the content is valid (now, or once a validation says
-    /// so), Cancel, or nothing.
-    func userArrives(_ user: ExtensionUser) {
-        switch user {
-        case .post:
-            if postEnabled {
-                ExtensionPresenter.tapObserver?("Post")
-                didSelectPost()
-            } else {
-                waitingToPost = true
-            }
-        case .cancel:
-            ExtensionPresenter.tapObserver?("Cancel")
-            cancel()
-        case .none:
-            break
-        }
-    }
 
     /// The user tapped Post. The default completes the request, returning no items.
     ///
