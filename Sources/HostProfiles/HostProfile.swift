@@ -21,6 +21,8 @@ public struct SharedContent: Sendable {
 public enum SharedKind: String, Sendable, CaseIterable, Codable {
     /// A photo or video from the photo library, as a camera made it (full size).
     case libraryPhoto = "library-photo"
+    /// A Live Photo's still, as a camera made it: 12 MP on every iPhone.
+    case livePhotoStill = "live-photo-still"
     /// An image: a picture in a conversation, a screenshot, an image on a page.
     case image
     /// A document file.
@@ -65,7 +67,7 @@ public struct HostProfile: Sendable {
     }
 
     /// Every built-in profile.
-    public static let all: [HostProfile] = browsers + photos + messaging + documents + degenerate
+    public static let all: [HostProfile] = browsersProfiles + photosProfiles + messagingProfiles + documentsProfiles + degenerateProfiles
 
     /// The profile with this name.
     public static func named(_ name: String) -> HostProfile? {

@@ -18,9 +18,10 @@ struct RunCommand: AsyncParsableCommand {
             Prints each load the extension asked for, how the request ended and why, the returned items, and the \
             most memory the extension used. As the system does, it first evaluates the extension's activation rule: \
             when the extension would not be offered for the share, it says why and does not run it (status \
-            not-activated) unless --ignore-activation. Exit status: 0 when the extension completed the request, 1 \
-            when it cancelled it, was interrupted or was not activated, 2 on bad input (a missing bundle, a broken \
-            Info.plist, a fault that does not read).
+            not-activated) unless --ignore-activation. Exit status, as `sharing test` judges a cell: 0 when the \
+            run ended as expected (completed, cancelled, or not offered, with no finding that fails it: a cancel \
+            after the user posted is one), 1 when it did not (interrupted, crashed, stuck, a failing finding), 2 on \
+            bad input (a missing bundle, a broken Info.plist, a fault that does not read).
             """
     )
 
@@ -107,7 +108,8 @@ struct RunCommand: AsyncParsableCommand {
         } else {
             report.print()
         }
-        if report.status != .completed || report.findings.contains(where: { $0.severity == .fail }) { throw ExitCode.failure }
+        // As the matrix judges the cell: completed, cancelled or not offered, with no finding that fails it.
+        if !CellResult(report, seconds: 0, appGroupFiles: []).isExpected { throw ExitCode.failure }
     }
 
     /// A cell's problem in the words of the option that gave its field.
@@ -179,6 +181,7 @@ extension RunReport {
         for url in openedURLs { Output.line("open: \(shown(url))") }
         for name in posted { Output.line("posted \(shown(name))") }
         for interaction in donated { Output.line("donated \(shown(interaction))") }
+        for name in lookups { Output.line("looked up \(shown(name)): refused (an extension's network here is this machine's loopback)") }
         for address in connections { Output.line("connected \(shown(address))") }
         if !taps.isEmpty { Output.line("the user tapped \(taps.map(shown).joined(separator: ", "))") }
         for transfer in backgroundTransfers { Output.line("background transfer: \(shown(transfer.summary))") }
@@ -217,6 +220,7 @@ extension RunReport {
         guard status != .notActivated else { return }
         Output.line("peak memory: \(ByteCount(bytes: peakFootprint)) (limit \(ByteCount(bytes: memoryLimit)) on \(cell.device.map(\.played) ?? "no device: the point's own"))")
         Output.line("sandbox: \(sandbox)")
+        if cell.appGroup == nil { Output.line("app groups: a directory of the run's own, removed after it (--app-group DIR keeps what it writes)") }
     }
 }
 #endif

@@ -45,6 +45,30 @@ struct FromSwiftTests {
         }
     }
 
+    // The example in docs/conformance.md word for word, on every host: green for an example that is right.
+    @Test("the docs' example as written, on every host profile: each runs (no host lacks its content) and Uppercase is as expected",
+          arguments: HostProfile.allCases)
+    func docsExample(host: HostProfile) async throws {
+        let result = try await Self.uppercase.run(on: host, device: .named("iphone-13"))
+        #expect(result.isExpected, "\(result.summary)")
+    }
+
+    @Test("the same example on an extension that uploads after completing is red, its message one line naming the finding")
+    func docsExampleRed() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(component: "from-swift-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = directory.appending(component: "UploadsAfterPost.appex")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.repository.appending(path: "Examples/Extensions/UploadsAfterPost/Info.plist"), to: bundle.appending(component: "Info.plist"))
+        try FileManager.default.copyItem(at: Self.products.appending(component: "UploadsAfterPost"), to: bundle.appending(component: "UploadsAfterPost"))
+        let result = try await ExtensionUnderTest(bundle: bundle, work: directory.appending(component: "work")).run(on: .notes, device: .named("iphone-13"))
+        #expect(!result.isExpected)
+        #expect(result.summary.hasPrefix("UploadsAfterPost notes device=iphone-13 user=post fault=none: completed — finding work-lost-at-exit: it looked up api.example.com"),
+                "\(result.summary)")
+        #expect(result.summary.contains(" — reproduce: sharing run "))
+        #expect(!result.summary.contains("\n"))
+    }
+
     @Test("a fault that kills the host is sharing test's alone: from Swift it is refused, not played on the test's own process")
     func hostKilled() async throws {
         await #expect {

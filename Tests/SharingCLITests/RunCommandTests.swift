@@ -63,13 +63,14 @@ struct RunCommandTests {
         }
     }
 
-    @Test("--disk-limit bounds a stream the extension is sent: drained to the limit, the load's failure says so, in JSON, and the saver, having kept nothing, cancels saying why")
+    @Test("--disk-limit bounds a stream the extension is sent: drained to the limit, the load's failure says so, in JSON, and the saver, having kept nothing, cancels saying why: as expected")
     func diskLimit() async throws {
         try await withTemporaryDirectory { directory in
             let bundle = try ExampleBundle.make("FileSaver", in: directory)
             let result = try await Sharing.run(["run", bundle.path, "--file", "/dev/zero", "--disk-limit", "8MB",
                                                 "--app-group", directory.appending(path: "groups").path, "--json"])
-            #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
+            // Cancelled because the run's budget cut its load short: as expected, as the matrix counts it.
+            #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
             let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
             let load = try #require((report["loads"] as? [[String: Any]])?.first)
             #expect(load["form"] as? String == "stream")

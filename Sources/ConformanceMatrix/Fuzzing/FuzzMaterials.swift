@@ -3,12 +3,14 @@ import HostProfiles
 import OpenUniformTypeIdentifiers
 
 /// The files generated shares are made of, written once into the fuzzer's work directory: photos (one under a
-/// name outside ASCII, one under a 200-byte name, one with no extension, one with the wrong one), a 48 MP photo
-/// (Photos' own size), a PDF, a note, an empty file and a 256 MiB file (sparse: its size is the point, not its
+/// name outside ASCII, one under a 200-byte name, one with no extension, one with the wrong one), a camera's 48 MP
+/// photo (Photos' own size) and 12 MP still (a Live Photo's), a PDF, a note, an empty file and a 256 MiB file (sparse: its size is the point, not its
 /// bytes: twice any share extension's memory, and quick to copy).
 struct FuzzMaterials: Sendable {
     let photo: URL
     let largePhoto: URL
+    /// A Live Photo's still: a camera's 12 MP.
+    let still: URL
     let pdf: URL
     let note: URL
     let empty: URL
@@ -48,7 +50,7 @@ struct FuzzMaterials: Sendable {
         // Sparse: more than any extension's memory when loaded as data, and nothing on the disk until copied.
         let huge = file("large.bin")
         try DefaultShare.writeSparse(huge, size: UInt64(hugeSize))
-        return FuzzMaterials(photo: photo, largePhoto: try DefaultShare.photo48MP(), pdf: pdf, note: note, empty: empty,
+        return FuzzMaterials(photo: photo, largePhoto: try DefaultShare.photo48MP(), still: try DefaultShare.photo12MP(), pdf: pdf, note: note, empty: empty,
                              hugeFile: huge, renamedPhotos: renamed)
     }
 }

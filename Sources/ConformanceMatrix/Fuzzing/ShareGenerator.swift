@@ -49,6 +49,7 @@ struct ShareGenerator: Sendable {
             files += draw([materials.largePhoto, materials.photo], Int.random(in: 0..<10, using: &random) < 7 ? 1...1 : 2...Self.mostPhotos)
         }
         if kinds.contains(.image) { files += draw(materials.images, 1...3) }
+        if kinds.contains(.livePhotoStill) { files += draw([materials.still, materials.photo], 1...1) }
         if kinds.contains(.document) { files += draw(materials.documents, 1...2) }
         let urls = [URL(string: "https://example.com/articles/sharing")!, URL(string: "https://example.com/caf%C3%A9?q=%C3%BC&x=1")!,
                     URL(string: "https://example.com/" + String(repeating: "long/", count: 60))!, URL(string: "mailto:someone@example.com")!]

@@ -32,7 +32,8 @@ extension MatrixCell {
         if let activation, !activation.matches && !ignoresActivation {
             return RunReport(notActivated: self, bundle: bundle, attachments: attachments, reasons: activation.reasons, limit: limits.memory)
         }
-        let groups = try directory(appGroup, field: "appGroup")
+        let (groups, scratch) = try appGroups()
+        defer { scratch?.remove() }
         var hostFaults = HostFaults()
         var unused = limits
         for fault in faults { fault.apply(to: &unused, &hostFaults) }
@@ -67,7 +68,8 @@ extension MatrixCell {
         }
         let store = try directory(dataStore, field: "dataStore")
             ?? FileManager.default.temporaryDirectory.appending(component: "opensharing-data-store-\(UUID().uuidString)")
-        let groups = try directory(appGroup, field: "appGroup")
+        let (groups, scratch) = try appGroups()
+        defer { scratch?.remove() }
         let limits = limits(for: bundle)
         var host = ExtensionHost(limits: limits, device: device, appGroupContainers: groups, cgroup: cgroup)
         host.backgroundUploader = BackgroundUploads.carry
@@ -146,6 +148,19 @@ extension MatrixCell {
         var unused = HostFaults()
         for fault in faults { fault.apply(to: &limits, &unused) }
         return limits
+    }
+
+    /// The directory of app group containers the run gives the extension: `appGroup`, or a directory of the
+    /// run's own (returned to be removed after it), so that every command gives a cell the same setting as the
+    /// matrix, which gives each cell one.
+    private func appGroups() throws(CellError) -> (URL, TemporaryDirectory?) {
+        if let given = try directory(appGroup, field: "appGroup") { return (given, nil) }
+        do {
+            let scratch = try TemporaryDirectory(prefix: "opensharing-app-groups-")
+            return (scratch.url, scratch)
+        } catch {
+            throw CellError(.badDirectory, field: "appGroup", "cannot make a directory for the app groups: \(error)")
+        }
     }
 
     /// The directory a path names, made when missing; `nil` for none.

@@ -3,9 +3,9 @@ public import HostProfiles
 import OpenCoreFoundation
 import OpenImageIO
 
-/// What the matrix shares when it is given nothing: a photo, a 48 MP photo, a PDF, a page's URL and a note,
-/// written by our own generator into a directory (the same bytes every time, so a reproduce command finds them
-/// again).
+/// What the matrix shares when it is given nothing: a photo, a camera's 48 MP photo and 12 MP still, a Live
+/// Photo bundle (the still and its video), a PDF, a page's URL and a note, written by our own generator into a directory (the same bytes every time, so a
+/// reproduce command finds them again).
 public enum DefaultShare {
     /// The page every browser profile shares: never fetched by the matrix itself.
     public static let pageURL = URL(string: "https://example.com/articles/sharing")!
@@ -17,22 +17,41 @@ public enum DefaultShare {
     public static func write(into directory: URL) throws -> SharedContent {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let photo = directory.appendingPathComponent("photo.jpg"), pdf = directory.appendingPathComponent("document.pdf")
-        let large = directory.appendingPathComponent("photo-48mp.jpg")
+        let large = directory.appendingPathComponent("photo-48mp.jpg"), still = directory.appendingPathComponent("photo-12mp.jpg")
         try writeIfChanged(try jpeg(width: 1200, height: 800), to: photo)
         try writeIfChanged(Data(Self.pdf.utf8), to: pdf)
         if !isFile(large) { try FileManager.default.copyItem(at: try photo48MP(), to: large) }
-        return SharedContent(files: [photo, large, pdf], urls: [pageURL], texts: [note], title: title)
+        if !isFile(still) { try FileManager.default.copyItem(at: try photo12MP(), to: still) }
+        // A Live Photo as the photo picker hands it over: a directory holding the still and the video.
+        let bundle = directory.appendingPathComponent("Live Photo.pvt", isDirectory: true)
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        let bundledStill = bundle.appendingPathComponent("IMG_0001.JPG")
+        if !isFile(bundledStill) { try FileManager.default.copyItem(at: still, to: bundledStill) }
+        try writeIfChanged(Data(movieHeader), to: bundle.appendingPathComponent("IMG_0001.MOV"))
+        return SharedContent(files: [photo, large, still, bundle, pdf], urls: [pageURL], texts: [note], title: title)
     }
 
     /// Where the generated files too large to make for every run are kept, made once: `opensharing-test/large`
     /// in the temporary directory.
     static var largeFiles: URL { FileManager.default.temporaryDirectory.appendingPathComponent("opensharing-test/large") }
 
-    /// A 48 MP photo (8000 × 6000, the size of a recent iPhone's main camera), encoded once and kept.
+    /// A 48 MP photo as a camera makes it (8000 × 6000, the size of a recent iPhone's main camera: detail and
+    /// sensor noise, so that it takes a real photo's bytes and decoding time), encoded once and kept.
     static func photo48MP() throws -> URL {
+        try cameraPhoto(named: "camera-48mp-1.jpg", width: 8000, height: 6000)
+    }
+
+    /// A 12 MP photo as a camera makes it (4032 × 3024: a Live Photo's still on every iPhone, and older main
+    /// cameras' photos), encoded once and kept.
+    static func photo12MP() throws -> URL {
+        try cameraPhoto(named: "camera-12mp-1.jpg", width: 4032, height: 3024)
+    }
+
+    /// `largeFiles/name`, a camera-like JPEG of that size, made unless it is there.
+    private static func cameraPhoto(named name: String, width: Int, height: Int) throws -> URL {
         try FileManager.default.createDirectory(at: largeFiles, withIntermediateDirectories: true)
-        let photo = largeFiles.appendingPathComponent("photo-48mp-1.jpg")
-        if !isFile(photo) { try jpeg(width: 8000, height: 6000).write(to: photo, options: .atomic) }
+        let photo = largeFiles.appendingPathComponent(name)
+        if !isFile(photo) { try cameraJPEG(width: width, height: height).write(to: photo, options: .atomic) }
         return photo
     }
 
@@ -62,7 +81,7 @@ public enum DefaultShare {
         switch kind {
         case .photos:
             let first = try photo48MP()
-            let photos = [first] + (2...10).map { largeFiles.appendingPathComponent("photo-48mp-\($0).jpg") }
+            let photos = [first] + (2...10).map { largeFiles.appendingPathComponent("camera-48mp-\($0).jpg") }
             for photo in photos.dropFirst() where !isFile(photo) { try FileManager.default.copyItem(at: first, to: photo) }
             return photos
         case .file:
@@ -87,7 +106,8 @@ public enum DefaultShare {
     }
 
     /// The part of the default set a host profile shares, as a person would share from that app, chosen by the
-    /// kinds the profile declares: the 48 MP photo from the photo library (a camera's), the small photo where
+    /// kinds the profile declares: the 48 MP photo from the photo library (a camera's), the 12 MP still of a Live
+    /// Photo, the small photo where
     /// a host shares an image (Messages, the screenshot editor, a page's image), the PDF as a document, the
     /// page's URL, the note as text, and the title (the content of `Examples/make-shares.sh`, the fixtures' own).
     public static func content(for profile: HostProfile, from all: SharedContent) -> SharedContent {
@@ -95,6 +115,7 @@ public enum DefaultShare {
         let files = all.files.filter { file in
             let name = file.lastPathComponent
             return (kinds.contains(.image) && name == "photo.jpg") || (kinds.contains(.libraryPhoto) && name == "photo-48mp.jpg")
+                || (kinds.contains(.livePhotoStill) && name == "photo-12mp.jpg") || (kinds.contains(.livePhotoBundle) && file.pathExtension == "pvt")
                 || (kinds.contains(.document) && file.pathExtension == "pdf")
         }
         return SharedContent(files: files, urls: kinds.contains(.webPage) ? all.urls : [], texts: kinds.contains(.text) ? all.texts : [],
@@ -126,6 +147,52 @@ public enum DefaultShare {
         guard CGImageDestinationFinalize(destination) else { throw GeneratorError("the JPEG did not encode") }
         return data as Data
     }
+
+    /// A photo as a camera makes it, `width` × `height`: a scene's light falling across the frame, detail that
+    /// changes every few pixels, and sensor noise in every pixel — what makes a real photo's JPEG large (some
+    /// 4 bits a pixel here) and slow to decode, where a smooth gradient is neither. The same bytes every time.
+    static func cameraJPEG(width: Int, height: Int) throws -> Data {
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+            guard let start = buffer.baseAddress else { return }
+            var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+            for y in 0..<height {
+                let row = start + y * width * 4
+                let light = Int32(70 + 120 * y / height)
+                var x = 0
+                while x < width {
+                    // xorshift64: 16 bits of noise for each of four pixels.
+                    state ^= state << 13
+                    state ^= state >> 7
+                    state ^= state << 17
+                    var bits = state
+                    for _ in 0..<4 where x < width {
+                        let pixel = row + x * 4
+                        let noise = Int32(bits & 0x3F) - 32
+                        let detail = Int32((x / 37 &+ y / 23) & 15) * 4 - 30
+                        pixel[0] = UInt8(clamping: light + noise + detail)
+                        pixel[1] = UInt8(clamping: light - 15 + noise + Int32((bits >> 6) & 0x1F))
+                        pixel[2] = UInt8(clamping: light + 25 + noise - detail)
+                        pixel[3] = 255
+                        bits >>= 16
+                        x += 1
+                    }
+                }
+            }
+            count = width * height * 4
+        }
+        let image = CGImage(bitmap: Bitmap(width: width, height: height, channels: 4, hasAlpha: false, pixels: pixels))
+        let data = NSMutableData()
+        guard let destination = CGImageDestinationCreateWithData(data as CFMutableData, "public.jpeg" as CFString, 1, nil) else {
+            throw GeneratorError("no JPEG destination")
+        }
+        CGImageDestinationAddImage(destination, image, [kCGImageDestinationLossyCompressionQuality: 0.92] as CFDictionary)
+        guard CGImageDestinationFinalize(destination) else { throw GeneratorError("the JPEG did not encode") }
+        return data as Data
+    }
+
+    /// The first box of a QuickTime movie (ISO/IEC 14496-12 `ftyp`, brand `qt  `): what a Live Photo's video
+    /// starts with, which is all a share's type sniffing reads.
+    static let movieHeader: [UInt8] = [0, 0, 0, 20] + Array("ftypqt  ".utf8) + [0, 0, 0, 0] + Array("qt  ".utf8)
 
     /// A one-page PDF saying one line, its cross-reference offsets computed.
     static var pdf: String {

@@ -13,7 +13,7 @@ import SharingSystem
 /// @Test(arguments: HostProfile.allCases)
 /// func share(host: HostProfile) async throws {
 ///     let result = try await share.run(on: host)
-///     #expect(result.isExpected, "\(result.status): \(result.reason ?? "") — \(result.reproduce)")
+///     #expect(result.isExpected, "\(result.summary)")
 /// }
 /// ```
 ///

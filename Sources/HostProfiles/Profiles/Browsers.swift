@@ -2,7 +2,7 @@ import Foundation
 import SharingShim
 
 extension HostProfile {
-    static let browsers: [HostProfile] = [
+    static let browsersProfiles: [HostProfile] = [
         // Apple, App Extension Programming Guide, "Share" and "Accessing a Webpage": Safari shares a page as
         // one item whose attachment is the page's URL.
         HostProfile(

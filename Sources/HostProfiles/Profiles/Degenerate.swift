@@ -2,7 +2,7 @@ import Foundation
 import SharingShim
 
 extension HostProfile {
-    static let degenerate: [HostProfile] = [
+    static let degenerateProfiles: [HostProfile] = [
         // The API allows a request with no input items at all; extensions that index inputItems[0] crash.
         // openradar 19425971 (lionheart/openradar-mirror#11232) shows hosts sending less than expected.
         HostProfile(

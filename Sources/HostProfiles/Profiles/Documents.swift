@@ -2,7 +2,7 @@ import Foundation
 import SharingShim
 
 extension HostProfile {
-    static let documents: [HostProfile] = [
+    static let documentsProfiles: [HostProfile] = [
         // keybase/client#29549: when a provider's only file-ish representation is the file URL, asking for
         // public.item yields "a 207-byte Apple binary property list containing a file:// URL instead of the
         // crash report itself", named "file URL". Files shares directories as well as files.

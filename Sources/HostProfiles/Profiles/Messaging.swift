@@ -2,7 +2,7 @@ import Foundation
 import SharingShim
 
 extension HostProfile {
-    static let messaging: [HostProfile] = [
+    static let messagingProfiles: [HostProfile] = [
         // openradar 29918507 (lionheart/openradar-mirror#16668): Messages hands an action extension the image
         // and a file URL under /private/var/mobile/Library/SMS/Attachments/… that the extension's sandbox may
         // not read ("deny(1) file-read-metadata"); loading the image through the provider works.

@@ -2,7 +2,7 @@ import Foundation
 import SharingShim
 
 extension HostProfile {
-    static let photos: [HostProfile] = [
+    static let photosProfiles: [HostProfile] = [
         // openradar 30184485 (lionheart/openradar-mirror#16786): "the Photos app only hands over a single
         // NSExtensionItem with multiple NSItemProvider, one for each image"; EternallLight/cordova-plugin-openwith-ios#32:
         // the legacy loadItem yields file:///var/mobile/Media/PhotoData/OutgoingTemp/…/IMG_1519.PNG, a URL, not data.
@@ -20,7 +20,7 @@ extension HostProfile {
         // deltachat/deltachat-ios#3193: a Live Photo's first registered type cannot be loaded, so taking
         // registeredTypeIdentifiers.first fails; the still image is registered after it.
         HostProfile(
-            name: "live-photo", host: "Photos (a Live Photo)", shares: [.image],
+            name: "live-photo", host: "Photos (a Live Photo)", shares: [.livePhotoStill],
             sends: "com.apple.live-photo first (its load fails), then the still as public.jpeg, then the video",
             trap: "the first, highest-fidelity type fails: an extension must fall back to the next",
             report: "https://github.com/deltachat/deltachat-ios/issues/3193"
@@ -38,7 +38,7 @@ extension HostProfile {
         // openradar 29924679 (lionheart/openradar-mirror#16673): "Messages.app advertises live photos to action
         // extensions as arbitrary image (public.image) and is sharing a jpeg."
         HostProfile(
-            name: "live-photo-messages", host: "Messages (a Live Photo)", shares: [.image],
+            name: "live-photo-messages", host: "Messages (a Live Photo)", shares: [.livePhotoStill],
             sends: "one attachment claiming only public.image; what arrives is a JPEG file",
             trap: "the declared type is vague and the real one must be sniffed from the bytes",
             report: "https://github.com/lionheart/openradar-mirror/issues/16673"
@@ -53,7 +53,7 @@ extension HostProfile {
         // deltachat/deltachat-ios#3193: "their itemProvider.registeredTypeIdentifiers.first is
         // com.apple.live-photo-bundle", a directory (the still and the video), not a file.
         HostProfile(
-            name: "live-photo-bundle", host: "Photos picker (a Live Photo bundle)", shares: [.livePhotoBundle],
+            name: "live-photo-bundle", host: "Photos picker (a Live Photo bundle)", shares: [.livePhotoBundle, .livePhotoStill],
             sends: "com.apple.live-photo-bundle, a directory holding the still and the video, then the still as public.jpeg",
             trap: "the first type is a directory: loading it as a file gives a folder, as data a zip archive",
             report: "https://github.com/deltachat/deltachat-ios/issues/3193"
