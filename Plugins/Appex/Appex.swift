@@ -52,7 +52,11 @@ struct Appex: CommandPlugin {
             }
             // The code of the extension's own that iOS compiles and this build leaves out: its target's sources and
             // those of the package's targets it depends on (not other packages', whose Apple branches are theirs).
-            let own = Set(context.package.targets.map(\.id))
+            // In OpenSharing's own package (its examples), OpenSharing's libraries are a dependency as for any user,
+            // not the extension's code: left out as another package's are.
+            let vended = isOpenSharing(context.package)
+                ? Set(context.package.products.compactMap { $0 as? LibraryProduct }.flatMap(\.targets).map(\.id)) : []
+            let own = Set(context.package.targets.map(\.id)).subtracting(vended)
             let targets = [target] + target.recursiveTargetDependencies.filter { own.contains($0.id) }.compactMap { $0 as? SourceModuleTarget }
             let sources = targets.flatMap { $0.sourceFiles(withSuffix: "swift").map { $0.url.path } }
             let leftOut = context.pluginWorkDirectoryURL.appendingPathComponent("\(name)-left-out.json")
@@ -62,6 +66,12 @@ struct Appex: CommandPlugin {
                 + (entitlements.map { ["--entitlements", target.directoryURL.appendingPathComponent($0).path] } ?? [])
                 + resources.flatMap { ["--resource", $0] } + passed)
         }
+    }
+
+    /// Whether `package` is OpenSharing itself, the package that holds this plugin: the one that vends
+    /// `SharingShim`, a product no package depending on OpenSharing can vend beside it.
+    private func isOpenSharing(_ package: Package) -> Bool {
+        package.products.contains { $0 is LibraryProduct && $0.name == "SharingShim" }
     }
 
     /// The target that makes the product `name`'s program: the product's, or an executable target of that name.

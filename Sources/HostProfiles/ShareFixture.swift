@@ -207,7 +207,7 @@ public struct ShareFixture: Sendable, Equatable, Codable {
         }
     }
 
-    public enum Visibility: String, Sendable, Equatable, Codable {
+    public enum Visibility: String, Sendable, Equatable, Codable, CaseIterable {
         case all, team, group, ownProcess
     }
 

@@ -54,13 +54,43 @@ public struct ShareFixtureError: Error, Sendable, Equatable, CustomStringConvert
             self.init(.invalidJSON, file: file, path: jsonPath(context.codingPath), message: "expected \(Self.name(of: type)), found null")
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty || context.underlyingError != nil {
-                let detail = context.underlyingError.map { ($0 as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? $0.localizedDescription }
-                self.init(.invalidJSON, file: file, path: jsonPath(context.codingPath), message: "not valid JSON" + (detail.map { ": \($0)" } ?? ""))
+                self.init(.invalidJSON, file: file, path: jsonPath(context.codingPath), message: "not valid JSON")
             } else {
-                self.init(.invalidValue, file: file, path: jsonPath(context.codingPath), message: context.debugDescription)
+                self.init(.invalidValue, file: file, path: jsonPath(context.codingPath), message: Self.valueMessage(context.debugDescription))
             }
         @unknown default:
             self.init(.invalidJSON, file: file, path: "$", message: "\(error)")
+        }
+    }
+
+    /// A value a field does not take, in the format's words: Swift's "Cannot initialize Provision from invalid
+    /// String value x" names a type of this module's, not what to write.
+    private static func valueMessage(_ description: String) -> String {
+        let taken: [String: [String]] = [
+            "Provision": ShareFixture.Provision.allCases.map(\.rawValue),
+            "Visibility": ShareFixture.Visibility.allCases.map(\.rawValue),
+        ]
+        let words = description.split(separator: " ", maxSplits: 7).map(String.init)
+        guard words.count == 8, words[0] == "Cannot", words[1] == "initialize", let values = taken[words[2]] else { return description }
+        return "'\(words[7])' is not one of \(values.joined(separator: ", "))"
+    }
+
+    /// Where JSON that does not parse goes wrong, as a person finds it: its line and column (from 1), from the
+    /// parser's character offset.
+    static func syntaxMessage(_ data: Data) -> String {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return "not valid JSON"
+        } catch {
+            let said = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
+            guard let range = said.range(of: "character "), let offset = Int(said[range.upperBound...].prefix { $0.isNumber }) else {
+                return "not valid JSON" + (said.isEmpty ? "" : ": \(said)")
+            }
+            let before = data.prefix(max(0, offset))
+            let line = before.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+            let column = before.count - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 - before.startIndex + 1 } ?? 0) + 1
+            let what = said.components(separatedBy: " around ").first?.lowercased() ?? "a syntax error"
+            return "not valid JSON at line \(line), column \(column): \(what)"
         }
     }
 
@@ -99,7 +129,9 @@ extension ShareFixture {
         do {
             fixture = try JSONDecoder().decode(ShareFixture.self, from: data)
         } catch let error as DecodingError {
-            throw ShareFixtureError(error, file: file)
+            var failure = ShareFixtureError(error, file: file)
+            if failure.code == .invalidJSON && failure.message == "not valid JSON" { failure.message = ShareFixtureError.syntaxMessage(data) }
+            throw failure
         } catch {
             throw ShareFixtureError(.invalidJSON, file: file, path: "$", message: "\(error)")
         }

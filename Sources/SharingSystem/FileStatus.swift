@@ -17,6 +17,8 @@ package struct FileStatus: Sendable, Equatable {
     /// The inode number, which with the device names the file.
     package var inode: UInt64
     package var device: UInt64
+    /// The user that owns it.
+    package var owner: UInt32
 
     init(_ status: Stat) {
         switch status.type {
@@ -29,6 +31,7 @@ package struct FileStatus: Sendable, Equatable {
         allocatedSize = status.sizeAllocated
         inode = UInt64(status.inode.rawValue)
         device = UInt64(status.deviceID.rawValue)
+        owner = UInt32(status.userID.rawValue)
         let time = status.st_mtim
         modificationTime = Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9)
     }

@@ -14,6 +14,9 @@ package enum Processes {
     /// This process's identifier.
     package static var current: Int32 { getpid() }
 
+    /// The user this process runs as (its real user identifier).
+    package static var user: UInt32 { UInt32(getuid()) }
+
     /// The program this process runs, by the path the system knows it at (else as it was invoked).
     package static var currentExecutable: URL {
         URL(fileURLWithPath: (try? FileSystem.destinationOfSymbolicLink(URL(fileURLWithPath: "/proc/self/exe"))) ?? CommandLine.arguments[0])

@@ -174,6 +174,13 @@ extension RunReport {
     /// The report for a person: every text that came from the extension or its share escaped for the terminal.
     func print() {
         let shown = { (text: String) in Escaped.terminal(text) }
+        if let host = cell.host {
+            Output.line("host: \(host.name) (\(shown(host.host)))")
+        } else if let fixture = cell.fixture {
+            Output.line("share: \(shown(fixture))")
+        } else {
+            Output.line("host: none: the content as it is, as no app in particular shares it (--host NAME shares it as that app does; sharing share --help lists them)")
+        }
         for load in loads {
             let size = load.size.map { " " + ByteCount(bytes: $0).description } ?? ""
             Output.line("load: \(shown(load.type)) as \(load.form.rawValue)\(size)\(load.failure.map { " failed: \(shown($0))" } ?? "")")

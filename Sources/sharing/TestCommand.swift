@@ -225,6 +225,9 @@ struct TestCommand: AsyncParsableCommand {
         if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
     }
 
+    /// How many of a failing cell's last log lines the summary prints (its report keeps more).
+    static let lastWords = 6
+
     /// Prints the grid and what to look at, and writes the reports asked for.
     private func present(_ report: MatrixReport) throws {
         // Each command as it runs here: this program as it was invoked when by a path (`swift run` gives one),
@@ -248,6 +251,9 @@ struct TestCommand: AsyncParsableCommand {
         for result in report.unexpected {
             Output.line("\n\(Escaped.terminal(result.cell.identifier)): \(result.status.rawValue)\(result.reason.map { ": \(Escaped.terminal($0))" } ?? "")")
             for finding in result.failingFindings { Output.line("  finding: \(Escaped.terminal(finding.description))") }
+            let words = result.logTail.filter { !$0.isEmpty }.suffix(Self.lastWords)
+            if !words.isEmpty { Output.line("  its last words:") }
+            for line in words { Output.line("    \(Escaped.terminal(line))") }
             Output.line("  \(Escaped.terminal(result.cell.reproduce(program: program)))")
         }
         for (path, data) in [(json, try Self.encoder.encode(report)), (junit, Data(report.junit().utf8)), (markdown, Data(report.markdown().utf8)),

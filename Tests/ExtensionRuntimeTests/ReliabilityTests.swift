@@ -1,4 +1,4 @@
-import ExtensionRuntime
+@testable import ExtensionRuntime
 import SharingSystem
 import Foundation
 import OpenItemProvider
@@ -79,8 +79,7 @@ enum ProcessCensus {
 
     /// The runtime's containers left for bundles named `name`, by any host.
     static func containers(of name: String) -> [String] {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("opensharing-extensions")
-        return ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [])
+        return ((try? FileManager.default.contentsOfDirectory(atPath: Container.root.path)) ?? [])
             .filter { $0.split(separator: "-").dropFirst().first.map(String.init) == name }
     }
 

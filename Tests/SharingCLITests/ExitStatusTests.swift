@@ -49,7 +49,10 @@ struct ExitStatusTests {
         (["run", "DIR/broken.appex", "--host", "notes", "--text", "x"], "DIR/broken.appex: no Info.plist"),
         (["run", "DIR/manifest.plist", "--host", "notes", "--text", "x"], "DIR/manifest.plist: not a directory"),
         (["run", "DIR/broken.appex", "--host", "notes", "--text", "x", "--timeout", "0"], "--timeout must be more than 0 seconds and at most a day."),
-        (["run", "DIR/broken.appex", "--host", "notes", "--text", "x", "--memory-limit", "10KB"], "--memory-limit must be at least 1MB."),
+        (["run", "DIR/broken.appex", "--host", "notes", "--text", "x", "--memory-limit", "10KB"],
+         "--memory-limit is 10240 bytes (a number with no unit is bytes); a limit is at least 1MB: write 10240MB for 10240 megabytes."),
+        (["run", "DIR/broken.appex", "--host", "notes", "--text", "x", "--memory-limit", "120"],
+         "--memory-limit is 120 bytes (a number with no unit is bytes); a limit is at least 1MB: write 120MB for 120 megabytes."),
         (["run", "DIR/broken.appex"], "Give the share: --share FIXTURE, or --host NAME with --file, --url, --text, or those alone."),
     ]
 

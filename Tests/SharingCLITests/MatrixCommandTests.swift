@@ -107,7 +107,7 @@ struct MatrixCommandTests {
             let bundle = try ExampleBundle.make("Uppercase", in: directory)
             let hidden = try await Sharing.run(["run", bundle.path, "--host", "photos", "--file", Self.photo])
             #expect(hidden.status == 0)
-            #expect(hidden.standardOutput.hasPrefix("Uppercase: not-activated: the system would not offer it for this share: item 1, attachment 1 (public.jpeg) is an image; the rule takes text\n"),
+            #expect(hidden.standardOutput.hasPrefix("host: photos (Photos)\nUppercase: not-activated: the system would not offer it for this share: item 1, attachment 1 (public.jpeg) is an image; the rule takes text\n"),
                     "\(hidden.standardOutput)")
             let forced = try await Sharing.run(["run", bundle.path, "--host", "photos", "--file", Self.photo, "--ignore-activation", "--json"])
             let report = try Self.report(forced)
@@ -147,6 +147,9 @@ struct MatrixCommandTests {
             // The memory hog everywhere, the crasher wherever it is offered (text from Notes too).
             #expect(unexpected.count == 4)
             #expect(status("CrashesMidLoad", "notes") == "crashed")
+            // Each failing cell's last words beside its status, as the extension said them: the crasher's fatal error.
+            let crasher = try #require(result.standardOutput.range(of: "CrashesMidLoad notes device=iphone-13 user=post fault=none: crashed"))
+            #expect(result.standardOutput[crasher.upperBound...].prefix(2000).contains("its last words:"), "\(result.standardOutput)")
             // The JSON, checked against its documented schema by an independent validator.
             let schema = repositoryRoot.appending(path: "docs/conformance-schema.json").path
             let validated = try await python("""

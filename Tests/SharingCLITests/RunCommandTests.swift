@@ -91,7 +91,57 @@ struct RunCommandTests {
             let bundle = try ExampleBundle.make("Uppercase", in: directory)
             let result = try await Sharing.run(["run", bundle.path, "--text", "hi", option, "10KB"])
             #expect(result.status == 2)
-            #expect(result.standardError.contains("\(option) must be at least 1MB."), "\(result.standardError)")
+            #expect(result.standardError.contains("\(option) is 10240 bytes (a number with no unit is bytes); a limit is at least 1MB"), "\(result.standardError)")
+        }
+    }
+
+    @Test("what a person must change is named: a host's missing content and the option that gives it; a fixture's file, field or syntax by its place; a notification service given a share")
+    func messages() async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("FirstTypeOnly", in: directory)
+            var result = try await Sharing.run(["run", bundle.path, "--host", "photos"])
+            #expect(result.status == 2)
+            #expect(result.standardError == "sharing: error: --host photos shares photos or videos: give one with --file PATH\n", "\(result.standardError)")
+            result = try await Sharing.run(["run", bundle.path, "--host", "safari"])
+            #expect(result.standardError == "sharing: error: --host safari shares a page URL: give it with --url URL\n", "\(result.standardError)")
+
+            let fixture = directory.appending(path: "share.json")
+            func share(_ representation: String) throws {
+                try Data(#"{"format": "opensharing-share/1", "items": [{"attachments": [{"representations": [\#(representation)]}]}]}"#.utf8).write(to: fixture)
+            }
+            try share(#"{"type": "public.jpeg", "provide": "file", "payload": {"file": "missing.jpg"}}"#)
+            result = try await Sharing.run(["run", bundle.path, "--share", fixture.path])
+            #expect(result.status == 2)
+            #expect(result.standardError == "sharing: error: --share \(fixture.path): $.items[0].attachments[0].representations[0].payload: no such file: \(directory.appending(path: "missing.jpg").path)\n",
+                    "\(result.standardError)")
+            try share(#"{"type": "public.jpeg", "provide": "sideways", "payload": {"file": "x.jpg"}}"#)
+            result = try await Sharing.run(["run", bundle.path, "--share", fixture.path])
+            #expect(result.standardError.hasSuffix("representations[0].provide: 'sideways' is not one of data, file, openInPlace, directory, object, item\n"),
+                    "\(result.standardError)")
+            try Data("{\"items\": [\n {\"attachments\": [}\n]}".utf8).write(to: fixture)
+            for arguments in [["run", bundle.path, "--share", fixture.path], ["test", bundle.path, "--share", fixture.path, "--work", directory.appending(path: "work").path]] {
+                result = try await Sharing.run(arguments)
+                #expect(result.status == 2)
+                #expect(result.standardError == "sharing: error: --share \(fixture.path): $: not valid JSON at line 2, column 19: invalid value\n", "\(arguments[0]): \(result.standardError)")
+            }
+
+            let service = try ExampleBundle.make("SilentService", in: directory)
+            result = try await Sharing.run(["run", service.path, "--host", "notes", "--text", "hi"])
+            #expect(result.status == 2)
+            #expect(result.standardError == "sharing: error: \(service.path) is a notification service: it is given push payloads, not a share; run it with sharing notify \(service.path) --payload FILE\n",
+                    "\(result.standardError)")
+        }
+    }
+
+    @Test("run says which host shared: the profile, a fixture, or none (the content as it is)")
+    func saysTheHost() async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("Uppercase", in: directory)
+            let plain = try await Sharing.run(["run", bundle.path, "--text", "hi"])
+            #expect(plain.standardOutput.hasPrefix("host: none: the content as it is, as no app in particular shares it (--host NAME shares it as that app does"),
+                    "\(plain.standardOutput)")
+            let notes = try await Sharing.run(["run", bundle.path, "--host", "notes", "--text", "hi"])
+            #expect(notes.standardOutput.hasPrefix("host: notes (Notes)\n"), "\(notes.standardOutput)")
         }
     }
 

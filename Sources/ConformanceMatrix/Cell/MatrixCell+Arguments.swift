@@ -75,7 +75,10 @@ extension MatrixCell {
             if diskLimit != nil { throw refuse("diskLimit", "a notification service's disk is its point's") }
         }
         if let timeout, !(timeout > 0 && timeout.isFinite && timeout <= 86_400) { throw refuse("timeout", "must be more than 0 seconds and at most a day") }
-        if let memoryLimit, memoryLimit < 1 << 20 { throw refuse("memoryLimit", "must be at least 1MB") }
-        if let diskLimit, diskLimit < 1 << 20 { throw refuse("diskLimit", "must be at least 1MB") }
+        // A number with no unit is bytes: `120` is 120 bytes, which is said, with what was likely meant.
+        for (field, limit) in [("memoryLimit", memoryLimit), ("diskLimit", diskLimit)] {
+            guard let limit, limit < 1 << 20 else { continue }
+            throw refuse(field, "is \(limit) byte\(limit == 1 ? "" : "s") (a number with no unit is bytes); a limit is at least 1MB: write \(limit)MB for \(limit) megabytes")
+        }
     }
 }

@@ -100,6 +100,10 @@ public struct Matrix: Sendable {
             for path in fixtures {
                 do {
                     shares.append((nil, path, CellContent(), try ShareSource.fixture(URL(fileURLWithPath: path, relativeTo: cwd)).items().items))
+                } catch let error as ShareFixtureError {
+                    var named = error
+                    if named.file == nil { named.file = path }
+                    throw CellError(.badShare, field: "--share", "\(named)")
                 } catch {
                     throw CellError(.badShare, field: "--share", "\(path): \(error)")
                 }

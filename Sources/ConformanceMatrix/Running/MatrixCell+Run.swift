@@ -20,6 +20,10 @@ extension MatrixCell {
         try validate()
         guard kind == .share else { throw CellError(.invalidCell, field: "payloads", "a notification service's cell: run it with runNotifications()") }
         let bundle = try openBundle()
+        guard bundle.extensionPointIdentifier != DeviceClass.notificationService else {
+            throw CellError(.badBundle, field: "bundle", "\(self.bundle) is a notification service: it is given push payloads, not a share; "
+                            + "run it with sharing notify \(self.bundle) --payload FILE")
+        }
         let items = try shareItems()
         let attachments = items.reduce(0) { $0 + ($1.attachments?.count ?? 0) }
         let limits = limits(for: bundle)
@@ -131,8 +135,21 @@ extension MatrixCell {
             else if let host { .host(host, content) } else { .plain(content) }
         do {
             return try source.items(relativeTo: cwd).items
-        } catch let error as ShareFixtureError where error.code == .notShared || error.code == .noSuchFile {
+        } catch let error as ShareFixtureError where (error.code == .notShared || error.code == .noSuchFile) && fixture == nil {
             throw CellError(.badShare, field: "--file", error.message)
+        } catch let error as HostProfileError {
+            let option = switch error.missing {
+            case .file: "--file PATH"
+            case .url: "--url URL"
+            case .text: "--text TEXT"
+            }
+            throw CellError(.badShare, field: "host", "\(error.profile) \(error.message.replacingOccurrences(of: " and was given none", with: "")): "
+                            + "give \(error.missing == .file ? "one" : "it") with \(option)")
+        } catch let error as ShareFixtureError where fixture != nil {
+            // A fixture's file, named with the fixture and the place in it.
+            var named = error
+            if named.file == nil { named.file = fixture }
+            throw CellError(.badShare, field: "--share", "\(named)")
         } catch {
             throw CellError(.badShare, field: fixture == nil ? nil : "--share", "\(error)")
         }

@@ -15,8 +15,9 @@ struct Container {
     var temporary: URL { url.appendingPathComponent("tmp") }
     var log: URL { url.appendingPathComponent("log") }
 
-    /// Where the extensions' containers are.
-    static let root = FileManager.default.temporaryDirectory.appending(component: "opensharing-extensions")
+    /// Where this user's extensions' containers are: one directory per user, so that two users' hosts on one
+    /// machine (two CI jobs) neither share nor sweep each other's.
+    static let root = FileManager.default.temporaryDirectory.appending(component: "opensharing-extensions-\(Processes.user)")
 
     /// Makes a container for `bundle`. The containers of hosts that died before they could remove theirs are
     /// removed too, once per process, on a thread of the platform layer's while the run goes on: never before a
@@ -24,6 +25,10 @@ struct Container {
     init(for bundle: String) throws(SystemError) {
         _ = Self.tidying
         try FileSystem.createDirectories(Self.root)
+        // Made by this user, or refused: another user's directory (or a link) there would hold, or see, its containers.
+        guard let root = try FileSystem.status(Self.root, followingLinks: false), root.kind == .directory, root.owner == Processes.user else {
+            throw SystemError(.createDirectory, .wrongKind("not a directory of this user's"), path: Self.root.path)
+        }
         url = try FileSystem.createUniqueDirectory(in: Self.root, prefix: "\(Processes.current)-\(bundle)-")
         do {
             try FileSystem.createDirectory(url.appendingPathComponent("tmp"))
