@@ -345,8 +345,8 @@ static void forget_host(void) {
 #define ARGUMENT_LOW(i) offsetof(struct seccomp_data, args[i])
 #define ARGUMENT_HIGH(i) (offsetof(struct seccomp_data, args[i]) + 4)
 
-/// Confines the system calls of this process and its descendants, for good: no new namespaces (unshare,
-/// setns, clone with a namespace flag; clone3, whose flags no filter can read, fails with ENOSYS so that the C
+/// Confines the system calls of this process and its descendants, for good: no new namespaces (setns; unshare
+/// and clone with a namespace flag; clone3, whose flags no filter can read, fails with ENOSYS so that the C
 /// library falls back to clone), no system call of another architecture's table (x86_64's 32-bit and x32
 /// tables included), no io_uring (whose operations no filter sees). With `watch` 1, each connect(2), each
 /// small sendto(2) or sendmmsg(2) (where a DNS query goes) and each send with MSG_FASTOPEN waits for whoever
@@ -386,8 +386,12 @@ static int confine_calls(int watch) {
         BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, MSG_FASTOPEN, 0, 1),
         RETURN(held),
         RETURN(SECCOMP_RET_ALLOW),
-        IF_CALL(SYS_unshare, 1),
+        // unshare with a namespace flag; unsharing a process's own tables (CLONE_FILES, CLONE_FS) goes on.
+        IF_CALL(SYS_unshare, 4),
+        LOAD(ARGUMENT_LOW(0)),
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, NAMESPACE_FLAGS, 0, 1),
         RETURN(SECCOMP_RET_ERRNO | EPERM),
+        RETURN(SECCOMP_RET_ALLOW),
         IF_CALL(SYS_setns, 1),
         RETURN(SECCOMP_RET_ERRNO | EPERM),
         IF_CALL(SYS_clone3, 1),
@@ -486,6 +490,12 @@ static void become_init(const struct csharing_spawn_spec *spec, int namespaced, 
                 && fanotify_mark(spec->disk_gate, FAN_MARK_ADD | FAN_MARK_MOUNT, FAN_PRE_ACCESS, AT_FDCWD, spec->gated[i]) == 0;
         }
         report(report_fd, REPORT_GATED, gated);
+        // The log through the gated mount: the descriptor the host opened was opened outside it.
+        if (gated && output >= 0 && spec->output_path) {
+            int through = open(spec->output_path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+            if (through < 0 || dup2(through, output) < 0) { failure = errno; goto failed; }
+            close(through);
+        }
     }
     // The tree's system calls confined for good (no new namespace, no other architecture's table, no
     // io_uring), and every connection it opens, and every lookup it sends, seen by the host before it is
@@ -628,7 +638,9 @@ int csharing_spawn(const struct csharing_spawn_spec *spec, struct csharing_spawn
 }
 
 int csharing_disk_gate_create(void) {
-    return fanotify_init(FAN_CLASS_PRE_CONTENT | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY | O_LARGEFILE | O_CLOEXEC);
+    // Each event names the thread that made the access (FAN_REPORT_TID): a thread with a descriptor table of its
+    // own (unshare(CLONE_FILES)) shows its descriptors in /proc/TID/fd, not in its process's.
+    return fanotify_init(FAN_CLASS_PRE_CONTENT | FAN_CLOEXEC | FAN_NONBLOCK | FAN_REPORT_TID, O_RDONLY | O_LARGEFILE | O_CLOEXEC);
 }
 
 int csharing_disk_gate_read(int gate, struct csharing_gate_event *events, int capacity) {

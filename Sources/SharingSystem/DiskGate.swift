@@ -15,11 +15,17 @@ package final class DiskGate: Sendable {
     package struct Access: Sendable {
         /// A descriptor of the file, the gate's, closed by the answer.
         let file: CInt
-        /// The process that made the access, as this process's namespace numbers it.
+        /// The thread that made the access, as this process's namespace numbers it.
         package let process: Int32
         package let offset: UInt64
         package let count: UInt64
-        /// The bytes the access would add to the file, were it a write: those past the file's end now.
+        /// Whether it may write: the thread that made it holds the file open for writing, or holds it in no
+        /// descriptor the host can find (a mapping), which is taken as writing.
+        package let mayWrite: Bool
+        /// The bytes of storage the access may take, were it a write: the whole length where it appends or where
+        /// its descriptor cannot be found, else the bytes of its range the file has not allocated (holes and
+        /// what lies past the end) — judged by allocation, not by size, so a file made long with ftruncate and
+        /// then filled, or allocated with fallocate, is counted as it takes the disk.
         package let growth: Int
     }
 
@@ -42,11 +48,19 @@ package final class DiskGate: Sendable {
         let count = csharing_disk_gate_read(descriptor, &events, CInt(events.count))
         guard count > 0 else { return [] }
         return events.prefix(Int(count)).map { event in
-            var status = stat()
-            let size = fstat(event.file, &status) == 0 ? UInt64(max(0, status.st_size)) : 0
-            let end = event.offset &+ event.count
-            let growth = end > size ? end - max(size, event.offset) : 0
-            return Access(file: event.file, process: event.pid, offset: event.offset, count: event.count, growth: Int(clamping: growth))
+            let opened = Self.openings(by: event.pid, of: event.file)
+            let mayWrite = opened.map { $0.contains { $0 & Int(O_ACCMODE) != Int(O_RDONLY) } } ?? true
+            let growth: UInt64
+            if !mayWrite {
+                growth = 0
+            } else if opened == nil || opened!.contains(where: { $0 & Int(O_APPEND) != 0 }) {
+                // Where it lands is the file's end, not the offset the event says, or nothing says where.
+                growth = event.count
+            } else {
+                growth = Self.unallocated(event.file, from: event.offset, count: event.count)
+            }
+            return Access(file: event.file, process: event.pid, offset: event.offset, count: event.count, mayWrite: mayWrite,
+                          growth: Int(clamping: growth))
         }
     }
 
@@ -55,21 +69,45 @@ package final class DiskGate: Sendable {
         _ = csharing_disk_gate_answer(descriptor, access.file, allow ? 1 : 0)
     }
 
-    /// Whether the process that made `access` has the file open for writing: the kernel's event does not say
-    /// whether it reads or writes, and a read past the end of a file adds nothing.
-    package func isWrite(_ access: Access) -> Bool {
-        var file = stat()
-        guard fstat(access.file, &file) == 0,
-              let names = try? FileSystem.contentsOfDirectory(URL(fileURLWithPath: "/proc/\(access.process)/fd")) else { return true }
+    /// The open flags of each descriptor thread `thread` holds on the file `file` is open on, from its own
+    /// descriptor table (/proc/TID/fd: a thread that unshared its table has its own); `nil` when none is found.
+    private static func openings(by thread: Int32, of file: CInt) -> [Int]? {
+        var status = stat()
+        guard fstat(file, &status) == 0, let names = try? FileSystem.contentsOfDirectory(URL(fileURLWithPath: "/proc/\(thread)/fd")) else { return nil }
+        var flags: [Int] = []
         for name in names {
             var open = stat()
-            guard stat("/proc/\(access.process)/fd/\(name)", &open) == 0, open.st_dev == file.st_dev, open.st_ino == file.st_ino else { continue }
-            guard let info = try? OpenFile.reading(URL(fileURLWithPath: "/proc/\(access.process)/fdinfo/\(name)"), regularOnly: false).readAll(limit: 1 << 12),
+            guard stat("/proc/\(thread)/fd/\(name)", &open) == 0, open.st_dev == status.st_dev, open.st_ino == status.st_ino else { continue }
+            guard let info = try? OpenFile.reading(URL(fileURLWithPath: "/proc/\(thread)/fdinfo/\(name)"), regularOnly: false).readAll(limit: 1 << 12),
                   let line = String(decoding: info, as: UTF8.self).split(separator: "\n").first(where: { $0.hasPrefix("flags:") }),
-                  let flags = Int(line.dropFirst("flags:".count).trimmingCharacters(in: .whitespaces), radix: 8) else { return true }
-            if flags & Int(O_ACCMODE) != Int(O_RDONLY) { return true }
+                  let value = Int(line.dropFirst("flags:".count).trimmingCharacters(in: .whitespaces), radix: 8) else { return nil }
+            flags.append(value)
         }
-        return false
+        return flags.isEmpty ? nil : flags
     }
+
+    /// The bytes of `count` from `offset` that `file` has not allocated: its holes there (SEEK_DATA, SEEK_HOLE),
+    /// and whatever lies past its end.
+    private static func unallocated(_ file: CInt, from offset: UInt64, count: UInt64) -> UInt64 {
+        var status = stat()
+        guard fstat(file, &status) == 0 else { return count }
+        let size = UInt64(max(0, status.st_size))
+        let end = offset &+ count
+        var allocated: UInt64 = 0
+        var at = offset
+        while at < min(end, size) {
+            let data = lseek(file, off_t(clamping: at), Self.SEEK_DATA)
+            guard data >= 0, UInt64(data) < min(end, size) else { break }
+            let hole = lseek(file, data, Self.SEEK_HOLE)
+            guard hole > data else { break }
+            allocated += min(UInt64(hole), min(end, size)) - UInt64(data)
+            at = UInt64(hole)
+        }
+        return count - min(count, allocated)
+    }
+
+    /// lseek(2)'s whences for data and holes (Linux 3.1 and later; glibc names them only with _GNU_SOURCE).
+    private static let SEEK_DATA: Int32 = 3
+    private static let SEEK_HOLE: Int32 = 4
 }
 #endif

@@ -30,6 +30,9 @@ package final class ProcessTree: @unchecked Sendable {
         package var channel: PacketChannel
         /// Where standard output and error go; `nil` inherits this process's.
         package var output: OpenFile?
+        /// The path `output` is open on, when it lies beneath `gated`: where the gate holds, the tree writes it
+        /// through the gated mount, held to the budget as its files are.
+        package var outputPath: URL?
         /// RLIMIT_DATA in bytes, if any.
         package var dataLimit: Int?
         /// RLIMIT_FSIZE in bytes, if any: the largest file the program may write.
@@ -171,6 +174,7 @@ package final class ProcessTree: @unchecked Sendable {
                         withCStrings(specification.gated.map(\.path)) { gated in
                             specification.directory.path.withCString { directory in
                                 path.withCString { program in
+                                  withOptionalCString(gate == nil ? nil : specification.outputPath?.path) { outputPath in
                                     var spec = csharing_spawn_spec(
                                         path: program, arguments: argv, environment: envp, directory: directory,
                                         channel: specification.channel.descriptor, output: specification.output?.descriptor ?? -1,
@@ -182,8 +186,10 @@ package final class ProcessTree: @unchecked Sendable {
                                         pid_namespace: specification.pidNamespace ? 1 : 0,
                                         disk_gate: gate?.descriptor ?? -1,
                                         gated: gate == nil ? nil : UnsafePointer(OpaquePointer(gated)),
+                                        output_path: outputPath,
                                         watch_connections: specification.watchesConnections ? 1 : 0)
                                     return csharing_spawn(&spec, &spawned)
+                                  }
                                 }
                             }
                         }
@@ -206,7 +212,7 @@ package final class ProcessTree: @unchecked Sendable {
         let initDescriptor = csharing_pidfd_open(spawned.`init`)
         if initDescriptor < 0 {
             let number = SystemError.Code.system(.last)
-            kill(spawned.`init`, SIGKILL)
+            Glibc.kill(spawned.`init`, SIGKILL)
             var status: CInt = 0
             while waitpid(spawned.`init`, &status, 0) < 0 && errno == EINTR {}
             Syscall.closeDescriptor(spawned.status)
@@ -268,6 +274,17 @@ package final class ProcessTree: @unchecked Sendable {
     package func signal(_ signal: Int32) {
         guard state.withLock({ !$0.reaped }) else { return }
         if programDescriptor >= 0 { _ = csharing_pidfd_send_signal(programDescriptor, signal) }
+    }
+
+    /// Kills every process of the tree at once, from any thread, waiting for nothing: the init (with a namespace,
+    /// its death ends them all), else the program and every descendant found, then the init. `end()` reaps.
+    package func kill() {
+        guard state.withLock({ !$0.reaped }) else { return }
+        if containment == .subreaper {
+            if programDescriptor >= 0 { _ = csharing_pidfd_send_signal(programDescriptor, SIGKILL) }
+            for member in members() { Processes.terminate(member) }
+        }
+        _ = csharing_pidfd_send_signal(initDescriptor, SIGKILL)
     }
 
     /// Ends every process of the tree and reaps the init: with a namespace, the init's death ends them all;
@@ -446,6 +463,12 @@ package func signalName(_ signal: Int32) -> String {
 }
 
 /// `strings` as a NULL-terminated array of C strings, for the duration of `body`.
+/// `body` with `string` as a C string, or with NULL for none.
+func withOptionalCString<Result>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> Result) -> Result {
+    guard let string else { return body(nil) }
+    return string.withCString(body)
+}
+
 func withCStrings<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> Result) -> Result {
     let pointers = strings.map { strdup($0) } + [nil]
     defer { pointers.forEach { free($0) } }

@@ -12,7 +12,7 @@ import Testing
 struct ReportReadingTests {
     func written(_ edit: (inout [String: Any]) -> Void) throws -> URL {
         let cell = MatrixCell(bundle: "/b/Saver.appex", host: .named("photos"), content: CellContent(files: ["/w/share/photo.jpg"]), faults: [.none],
-                              timeout: 5, appGroup: "/w/cells/0/groups")
+                              timeout: 5, appGroup: "/w/cells-41/0/groups")
         var result = CellResult(cell: cell, status: .run(.crashed), reason: "crashed", seconds: 1, attachments: 1)
         result.reproduce = "sharing run /bin/sh -c 'rm -rf ~'"
         let info = MatrixReport.RunInfo(sharingVersion: "0", started: "", host: "", cpu: "", cores: 2, jobs: 2, timeout: 5, work: "/w", content: nil,
@@ -32,12 +32,12 @@ struct ReportReadingTests {
         let file = try written { _ in }
         defer { try? FileManager.default.removeItem(at: file) }
         let report = try MatrixReport.read(from: file)
-        #expect(report.cells[0].reproduce == "sharing run /b/Saver.appex --host photos --file /w/share/photo.jpg --device iphone-13 --timeout 5 --app-group /w/cells/0/groups")
+        #expect(report.cells[0].reproduce == "sharing run /b/Saver.appex --host photos --file /w/share/photo.jpg --device iphone-13 --timeout 5 --app-group /w/cells-41/0/groups")
     }
 
     /// Ways a report is edited: each what it changes, the field the refusal names, and the refusal's code.
     enum Edit: String, CaseIterable, Sendable {
-        case extraArguments, otherBundle, unknownFault, faultNotInRun, unknownHost, unknownStatus, oldSchema, extraRunInfo, fixtureNotInRun
+        case extraArguments, otherBundle, unknownFault, faultNotInRun, unknownHost, unknownStatus, oldSchema, extraRunInfo, fixtureNotInRun, appGroupElsewhere
 
         var refusal: (field: String, code: ReportError.Code) {
             switch self {
@@ -50,6 +50,7 @@ struct ReportReadingTests {
             case .oldSchema: ("schema", .wrongSchema)
             case .extraRunInfo: ("runInfo.extra", .unknownField)
             case .fixtureNotInRun: ("cells[0].cell.fixture", .inconsistent)
+            case .appGroupElsewhere: ("cells[0].cell.appGroup", .inconsistent)
             }
         }
 
@@ -69,6 +70,9 @@ struct ReportReadingTests {
                 cell["host"] = nil
                 cell["files"] = nil
                 cell["fixture"] = "/etc/shadow"
+            case .appGroupElsewhere:
+                // A cell whose run would write where the report says: a replay writes only in the run's work directory.
+                cell["appGroup"] = "/root/.ssh"
             case .extraRunInfo:
                 var info = report["runInfo"] as! [String: Any]
                 info["extra"] = "--app-group /"

@@ -404,7 +404,7 @@ struct HostileExtensionTests {
 
     @Test("a share extension that keeps nothing is found (nothing-kept); a connection keeps, and one opened after the request ended is work lost",
           arguments: [("never", [Finding.Code.nothingKept], false), ("before", [], true), ("thread", [], true), ("right-after", [.workLostAtExit], true),
-                      ("after", [.workLostAtExit], true), ("group", [], false), ("defaults", [], false)])
+                      ("after", [.workLostAtExit], true), ("fastopen", [.workLostAtExit], true), ("group", [], false), ("defaults", [], false)])
     func keptAndLost(when: String, codes: [Finding.Code], connects: Bool) async throws {
         let directory = try ExampleBundles.directory()
         defer { try? FileManager.default.removeItem(at: directory) }

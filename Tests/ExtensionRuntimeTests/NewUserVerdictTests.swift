@@ -66,7 +66,7 @@ struct NewUserVerdictTests {
         #expect(FileManager.default.fileExists(atPath: groups.appendingPathComponent("group.org.opensharing.examples/Uploads/photo.jpg").path))
     }
 
-    @Test("the same sheet with Post never enabled ends at once, stuck, saying why, long before the request's time")
+    @Test("the same sheet with Post never enabled ends at once, stuck, saying why, before the request's time runs out")
     func postNeverEnabled() async throws {
         let directory = try ExampleBundles.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -77,7 +77,7 @@ struct NewUserVerdictTests {
         #expect(run.status == .stuck)
         #expect(why.hasPrefix("its control to post is disabled (button \"Post\") for 3"), "\(why)")
         #expect(run.taps.isEmpty)
-        #expect(run.requestTime < .seconds(60))
+        #expect(!run.findings.contains { $0.code == .workLostAtExit }, "\(run.findings)")
     }
 
     @Test("an upload begun after completeRequest is work-lost-at-exit naming the host looked up, every run; begun first and awaited, it passes")
@@ -159,11 +159,18 @@ struct NewUserVerdictTests {
 /// makes it. In a test process of its own (`make test`'s BusyMachine), so that the load slows no other test.
 @Suite("A busy machine: a sheet's user waits for its work")
 struct BusyMachineSheetTests {
-    @Test("a sheet that enables Post once its 48 MP photo is downsampled completes beside four busy loops, with and without a slow host",
-          arguments: [false, true])
-    func postAfterDownsampleBusy(slow: Bool) async throws {
+    @Test("a sheet that enables Post once its camera photo is downsampled completes on every photo host beside four busy loops, with and without a slow host",
+          arguments: ["photos", "live-photo", "live-photo-messages"], [false, true])
+    func postAfterDownsampleBusy(host: String, slow: Bool) async throws {
         let loops = try BusyLoops(4)
         defer { loops.stop() }
-        try await NewUserVerdictTests().postAfterDownsample(host: "photos", slow: slow)
+        try await NewUserVerdictTests().postAfterDownsample(host: host, slow: slow)
+    }
+
+    @Test("the same sheet with Post never enabled ends stuck beside four busy loops, as on a quiet machine")
+    func postNeverEnabledBusy() async throws {
+        let loops = try BusyLoops(4)
+        defer { loops.stop() }
+        try await NewUserVerdictTests().postNeverEnabled()
     }
 }

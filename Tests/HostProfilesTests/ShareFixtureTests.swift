@@ -107,7 +107,7 @@ struct ShareFixtureTests {
         (#"{"format": "opensharing-share/1", "items": [{"attachments": [{"representations": [{"type": "public.jpeg", "provide": "data"}]}]}]}"#,
          #"$.items[0].attachments[0].representations[0]: missing "payload""#),
         (#"{"format": "opensharing-share/1", "items": [{"attachments": [{"representations": [{"type": "public.jpeg", "provide": "teleport", "payload": {"text": ""}}]}]}]}"#,
-         "$.items[0].attachments[0].representations[0].provide: Cannot initialize Provision from invalid String value teleport"),
+         "$.items[0].attachments[0].representations[0].provide: 'teleport' is not one of data, file, openInPlace, directory, object, item"),
         (#"{"format": "opensharing-share/1", "items": [{"attachments": [{"representations": [{"type": "x", "provide": "data", "payload": {}}]}]}]}"#,
          "$.items[0].attachments[0].representations[0].payload: a payload has exactly one of text, base64, file, url, plist, image; found none"),
         (#"{"format": "opensharing-share/1", "items": [{"attachments": [{"representations": [{"type": "x", "provide": "data", "payload": {"text": "a", "url": "b"}}]}]}]}"#,

@@ -148,6 +148,30 @@ struct FuzzCommandTests {
         }
     }
 
+    @Test("an upload begun after completeRequest is one finding everywhere: work-lost-at-exit naming the host, in every matrix cell and once in fuzz")
+    func uploadAfterCompletion() async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("UploadsAfterPost", in: directory)
+            let json = directory.appending(path: "matrix.json")
+            let matrix = try await Sharing.run(["test", bundle.path, "--hosts", "notes,safari,chrome,firefox", "--devices", "iphone-13", "--faults", "none",
+                                                "--work", directory.appending(path: "matrix-work").path, "--json", json.path])
+            #expect(matrix.status == 1, "\(matrix.standardOutput)")
+            let cells = try MatrixCommandTests().cells(json)
+            #expect(cells.count == 4)
+            for cell in cells {
+                let codes = (cell["findings"] as? [[String: Any]] ?? []).filter { $0["severity"] as? String == "fail" }.compactMap { $0["code"] as? String }
+                #expect(cell["status"] as? String == "completed" && codes == ["work-lost-at-exit"], "\(cell)")
+                let message = (cell["findings"] as? [[String: Any]])?.first { $0["code"] as? String == "work-lost-at-exit" }?["message"] as? String
+                #expect(message?.hasPrefix("it looked up api.example.com") == true, "\(message ?? "")")
+            }
+            let (fuzzed, report) = try await Self.fuzz(["UploadsAfterPost"], shares: 20, in: directory)
+            #expect(fuzzed.status == 1)
+            let findings = Self.findings(report)
+            #expect(findings.count == 1, "one cause, one finding: \(findings.map { $0["findings"] ?? "" })")
+            #expect(findings.first?["findings"] as? [String] == ["work-lost-at-exit"])
+        }
+    }
+
     @Test("bad input exits 2 naming what is wrong: no budget, a notification service, a report that is not one, a report with a field the schema lacks")
     func badInput() async throws {
         try await withTemporaryDirectory { directory in

@@ -148,7 +148,7 @@ struct MatrixCommandTests {
             #expect(unexpected.count == 4)
             #expect(status("CrashesMidLoad", "notes") == "crashed")
             // Each failing cell's last words beside its status, as the extension said them: the crasher's fatal error.
-            let crasher = try #require(result.standardOutput.range(of: "CrashesMidLoad notes device=iphone-13 user=post fault=none: crashed"))
+            let crasher = try #require(result.standardOutput.range(of: "\nCrashesMidLoad notes device=iphone-13 user=post fault=none: crashed", options: .backwards))
             #expect(result.standardOutput[crasher.upperBound...].prefix(2000).contains("its last words:"), "\(result.standardOutput)")
             // The JSON, checked against its documented schema by an independent validator.
             let schema = repositoryRoot.appending(path: "docs/conformance-schema.json").path
@@ -241,10 +241,11 @@ struct MatrixCommandTests {
             let again = try cells(retried)
             #expect(again.map { ($0["cell"] as? [String: Any])?["host"] as? String }.sorted { ($0 ?? "") < ($1 ?? "") } == ["notes", "photos"])
             #expect(again.allSatisfy { $0["statuses"] as? [String] == ["interrupted-memory", "interrupted-memory"] }, "\(again.map { ($0["statuses"], $0["reason"], $0["logTail"]) })")
-            // The same cells, their directories beneath this run's work directory.
+            // The same cells, their directories beneath this run's work directory, in its own process's cells folder.
             let failed = try cells(first).filter { $0["status"] as? String == "interrupted-memory" }
-            #expect(Set(again.compactMap { $0["reproduce"] as? String }) == Set(failed.compactMap {
-                ($0["reproduce"] as? String)?.replacingOccurrences(of: directory.appending(path: "work").path, with: directory.appending(path: "again").path)
+            func folderless(_ command: String) -> String { command.replacing(/cells-[0-9]+/, with: "cells-PID") }
+            #expect(Set(again.compactMap { ($0["reproduce"] as? String).map(folderless) }) == Set(failed.compactMap {
+                ($0["reproduce"] as? String).map { folderless($0.replacingOccurrences(of: directory.appending(path: "work").path, with: directory.appending(path: "again").path)) }
             }))
         }
     }
@@ -276,7 +277,7 @@ struct MatrixCommandTests {
             try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
             try Data("keep".utf8).write(to: outside.appending(path: "keep.txt"))
             let edits: [(String, String, (inout [String: Any]) -> Void)] = [
-                ("appGroup", "cells[2].cell.appGroup: is not what the report's run planned", { $0["appGroup"] = outside.path }),
+                ("appGroup", "cells[2].cell.appGroup: \(outside.path) is not a cell's folder of the run's work directory", { $0["appGroup"] = outside.path }),
                 ("bundle", "cells[2].cell.bundle: /bin.appex is not among the run's bundles", { $0["bundle"] = "/bin.appex" }),
                 ("fault", "cells[2].cell.faults[0]: fault 'rm(rf=1)': no fault is named 'rm'", { $0["faults"] = ["rm(rf=1)"] }),
             ]
@@ -296,7 +297,7 @@ struct MatrixCommandTests {
                 let result = try await Sharing.run(["test", "--retry", edited.path, "--work", work.path])
                 #expect(result.status == 2, "\(name): \(result.standardOutput)\(result.standardError)")
                 #expect(result.standardError.contains(said), "\(name): \(result.standardError)")
-                #expect(!FileManager.default.fileExists(atPath: work.appending(path: "cells").path), "\(name): a cell ran")
+                #expect(!((try? FileManager.default.contentsOfDirectory(atPath: work.path)) ?? []).contains { $0.hasPrefix("cells") }, "\(name): a cell ran")
             }
             var cells = original
             cells[hog]["arguments"] = ["run", "/bin/sh"]
@@ -518,6 +519,35 @@ struct MatrixCommandTests {
         let file = directory.appending(path: "dom.html")
         try text.write(to: file, atomically: true, encoding: .utf8)
         return file.path
+    }
+
+    @Test("two matrices sharing one work directory, side by side, each keep their own cells: the first's live cells outlive the second's start")
+    func sideBySide() async throws {
+        try await withTemporaryDirectory { directory in
+            let bundle = try ExampleBundle.make("ImageSaver", in: directory)
+            let work = directory.appending(path: "work")
+            // The first's one cell waits 2 s for its load (a slow host) while the second starts.
+            func matrix(_ name: String, fault: String) async throws -> (Int32, String) {
+                let result = try await Sharing.run(["test", bundle.path, "--devices", "iphone-13", "--hosts", "photos", "--faults", fault,
+                                                    "--work", work.path, "--json", directory.appending(path: "\(name).json").path])
+                return (result.status, result.standardOutput + result.standardError)
+            }
+            async let first = matrix("first", fault: "slow-host(delay=2s)")
+            // Once the first's cell is running: a cells folder of it in the work directory.
+            let deadline = ContinuousClock.now + .seconds(60)
+            while ContinuousClock.now < deadline,
+                  !((try? FileManager.default.contentsOfDirectory(atPath: work.path)) ?? []).contains(where: { $0.hasPrefix("cells") }) {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let second = try await matrix("second", fault: "none")
+            let one = try await first
+            #expect(one.0 == 0, "\(one.1)")
+            #expect(second.0 == 0, "\(second.1)")
+            for name in ["first", "second"] {
+                let cells = try cells(directory.appending(path: "\(name).json"))
+                #expect(cells.map { $0["status"] as? String } == ["completed"], "\(name): \(cells)")
+            }
+        }
     }
 
     /// Runs a Python program with arguments; what it printed.

@@ -122,6 +122,10 @@ struct csharing_spawn_spec {
     /// beneath them waits for this process's answer; then it closes the gate, which the extension never holds.
     int disk_gate;
     const char *const *gated;
+    /// The file `output` is open on, beneath one of `gated`: once the gate holds, the init opens it again by this
+    /// path, through the gated mount, so that what the extension prints is held to the budget as its files are
+    /// (`output` itself was opened outside the mount namespace, where nothing waits). NULL: `output` as it is.
+    const char *output_path;
     /// 1: every connect(2) of the tree, and each send that may carry a DNS query or open a connection, waits
     /// until the host has answered it (`csharing_connection_receive`), where the kernel has seccomp's user
     /// notifications; `csharing_spawned.connections` is the listener. Either way the tree is refused new

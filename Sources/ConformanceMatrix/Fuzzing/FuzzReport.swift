@@ -107,6 +107,23 @@ public struct FuzzReport: Codable, Sendable {
             guard cell.kind == .share, let fixture = cell.fixture, cell.bundle == report.findings[index].bundle else {
                 throw ReportError(.inconsistent, file: file, field: "findings[\(index)].cell", "is not the run of a share fixture on its finding's bundle")
             }
+            guard report.runInfo.bundles.contains(cell.bundle) else {
+                throw ReportError(.inconsistent, file: file, field: "findings[\(index)].bundle", "\(cell.bundle) is not among the run's bundles")
+            }
+            // The fuzzer keeps each finding's share and app group side by side in a directory named for its bundle:
+            // a replay writes only there, never where a report says.
+            let place = URL(fileURLWithPath: fixture).deletingLastPathComponent()
+            let named = place.lastPathComponent
+            let prefix = cell.bundleName + "-"
+            guard URL(fileURLWithPath: fixture).lastPathComponent == "share.json", named.hasPrefix(prefix),
+                  !named.dropFirst(prefix.count).isEmpty, named.dropFirst(prefix.count).allSatisfy(\.isNumber) else {
+                throw ReportError(.inconsistent, file: file, field: "findings[\(index)].cell.fixture",
+                                  "\(fixture) is not where the fuzzer keeps a finding's share (OUT/\(cell.bundleName)-N/share.json)")
+            }
+            guard cell.appGroup == nil || cell.appGroup == place.appending(component: "app-group").path else {
+                throw ReportError(.inconsistent, file: file, field: "findings[\(index)].cell.appGroup",
+                                  "\(cell.appGroup ?? "") is not the app group beside the finding's share (\(place.appending(component: "app-group").path))")
+            }
             report.findings[index].share = fixture
             report.findings[index].reproduce = cell.reproduce()
         }
@@ -114,7 +131,9 @@ public struct FuzzReport: Codable, Sendable {
     }
 
     /// Joins shards' reports: their shares and findings, a finding found by more than one kept once (the one
-    /// found after the fewest shares). The seeds must agree: shards of one run split one sequence.
+    /// found after the fewest shares). Their run information must agree — the seed (shards of one run split one
+    /// sequence), the device, the hosts, the time limit and the bundles — and each finding must be of one of the
+    /// run's bundles.
     ///
     /// - Throws: `ReportError` when the reports are of different runs.
     public static func merged(_ reports: [(report: FuzzReport, file: String)]) throws(ReportError) -> FuzzReport {
@@ -126,14 +145,17 @@ public struct FuzzReport: Codable, Sendable {
         var shards: [String] = []
         for (report, file) in reports {
             let info = report.runInfo
-            guard info.seed == first.report.runInfo.seed, info.device == first.report.runInfo.device, info.hosts == first.report.runInfo.hosts else {
-                throw ReportError(.inconsistent, file: file, field: "runInfo", "is of another run than \(first.file) (its seed, device or hosts differ)")
+            let run = first.report.runInfo
+            guard info.seed == run.seed, info.device == run.device, info.hosts == run.hosts, info.timeout == run.timeout, info.bundles == run.bundles else {
+                throw ReportError(.inconsistent, file: file, field: "runInfo", "is of another run than \(first.file) (its seed, device, hosts, time limit or bundles differ)")
+            }
+            if let stray = report.findings.firstIndex(where: { !run.bundles.contains($0.bundle) }) {
+                throw ReportError(.inconsistent, file: file, field: "findings[\(stray)].bundle", "\(report.findings[stray].bundle) is not among the run's bundles")
             }
             merged.runInfo.sharesRun += info.sharesRun
             merged.runInfo.skipped += info.skipped
             merged.runInfo.seconds = max(merged.runInfo.seconds, info.seconds)
             shards.append(info.shard)
-            for bundle in info.bundles where !merged.runInfo.bundles.contains(bundle) { merged.runInfo.bundles.append(bundle) }
             for finding in report.findings {
                 if let same = merged.findings.firstIndex(where: { $0.bundle == finding.bundle && $0.signature == finding.signature }) {
                     if finding.foundAfter < merged.findings[same].foundAfter { merged.findings[same] = finding }

@@ -51,6 +51,17 @@ extension MatrixReport {
             if let fault = cell.faults.first(where: { !info.faults.contains($0) }) { throw refuse("faults", "\(fault) is not among the run's faults") }
             if cell.faults.count > 1 { throw refuse("faults", "a matrix cell has one fault") }
             if cell.timeout != info.timeout { throw refuse("timeout", "\(cell.timeout.map { "\($0)" } ?? "none") is not the run's (\(info.timeout.map { "\($0)" } ?? "none"))") }
+            // A cell writes only in the run's work directory, in the folder the planner gave it.
+            for (field, path, name) in [("appGroup", cell.appGroup, "groups"), ("dataStore", cell.dataStore, "store")] {
+                guard let path else { continue }
+                let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+                let cells = folder.deletingLastPathComponent()
+                guard URL(fileURLWithPath: path).lastPathComponent == name, Int(folder.lastPathComponent) != nil,
+                      cells.deletingLastPathComponent().path == URL(fileURLWithPath: info.work).path,
+                      cells.lastPathComponent.hasPrefix("cells-"), Int32(cells.lastPathComponent.dropFirst("cells-".count)) != nil else {
+                    throw refuse(field, "\(path) is not a cell's folder of the run's work directory (\(info.work)/cells-PID/N/\(name))")
+                }
+            }
             if cell.memoryLimit != nil || cell.diskLimit != nil || cell.ignoresActivation || cell.allowsFiltering {
                 throw refuse("memoryLimit", "the matrix sets no limit, activation or entitlement of its own per cell")
             }

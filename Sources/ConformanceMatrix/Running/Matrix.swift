@@ -125,7 +125,9 @@ public struct Matrix: Sendable {
         if asksPayloads { payloadFiles = try payloadPaths(imageBase: imageBase) }
 
         var cells: [PlannedCell] = []
-        func directory(_ number: Int) -> URL { work.appending(components: "cells", String(number)) }
+        // The cells' folders are this process's own beneath the work directory: two matrices sharing it (two CI
+        // jobs, two users) never touch each other's.
+        func directory(_ number: Int) -> URL { work.appending(components: Self.cellsFolder(of: Processes.current), String(number)) }
         for (path, bundle) in opened {
             if bundle.extensionPointIdentifier == DeviceClass.notificationService {
                 for file in payloadFiles {
@@ -183,6 +185,9 @@ public struct Matrix: Sendable {
             users: users, bundles: opened.map { Self.bundleInfo(path: $0.path, bundle: $0.bundle) }, seed: 0, repeats: 1, shard: nil, expectations: nil)
         return MatrixPlan(cells: cells, notes: notes, runInfo: info, servesImage: asksPayloads && payloads == nil)
     }
+
+    /// The folder of the cells of the matrix run by process `process`, in the work directory.
+    static func cellsFolder(of process: Int32) -> String { "cells-\(process)" }
 
     /// Whether planning needs the default payloads' image served: a notification service with no payloads given.
     var needsImageServer: Bool {

@@ -29,7 +29,11 @@ public struct MatrixPlan: Sendable {
             guard let match = planned[result.cell.identifier] else {
                 throw ReportError(.inconsistent, file: file, field: "cells[\(index)].cell", "\(result.cell.identifier) is not a cell of the report's run")
             }
-            let moved = result.cell.rebased(from: report.runInfo.work, to: runInfo.work)
+            var moved = result.cell.rebased(from: report.runInfo.work, to: runInfo.work)
+            // Its folders are the planner's own, its process's (reading checked they lie in the report's work
+            // directory): the cell runs in this run's.
+            moved.appGroup = match.cell.appGroup
+            moved.dataStore = match.cell.dataStore
             if let field = moved.firstDifference(from: match.cell) {
                 throw ReportError(.inconsistent, file: file, field: "cells[\(index)].cell.\(field)",
                                   "is not what the report's run planned for \(result.cell.identifier)")

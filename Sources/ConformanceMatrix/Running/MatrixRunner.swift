@@ -26,10 +26,10 @@ public struct MatrixRunner: Sendable {
     /// Runs `cells` in `order` (indices into `cells`), each `repeats` times; the results in the cells' order,
     /// each with its place in the order it started. `finished` is called as each run ends, from any thread.
     public func run(_ cells: [PlannedCell], order: [Int], finished: @escaping @Sendable (CellResult) -> Void = { _ in }) async -> [CellResult] {
-        // What an interrupted matrix left of its cells is moved aside at once and removed while these run: no
-        // cell waits for it.
-        let leftovers = Self.moveAside(cells.first?.directory.deletingLastPathComponent())
-        async let removed: Void = BlockingThreads.run { if let leftovers { try? FileSystem.removeTree(leftovers) } }
+        // What matrices whose process has ended left of their cells (an interrupted run's) is moved aside at once and
+        // removed while these run: no cell waits for it, and a matrix still running beside this one keeps its own.
+        let leftovers = Self.moveAsideDeadRuns(beside: cells.first?.directory.deletingLastPathComponent())
+        async let removed: Void = BlockingThreads.run { for leftover in leftovers { try? FileSystem.removeTree(leftover) } }
         // A cell's runs one after another, by one worker: they share the cell's directory (its app group),
         // which each run's end removes.
         let next = Locked((cell: 0, run: 0))
@@ -69,10 +69,18 @@ public struct MatrixRunner: Sendable {
     }
 
     /// Renames `directory`, when there is one, to a name of its own beside it: where it was is free at once.
-    private static func moveAside(_ directory: URL?) -> URL? {
-        guard let directory, (try? FileSystem.status(directory, followingLinks: false)) ?? nil != nil else { return nil }
-        let aside = directory.deletingLastPathComponent().appending(component: ".\(directory.lastPathComponent)-removing-\(UUID().uuidString)")
-        return (try? FileSystem.renameNoReplace(directory, to: aside)) != nil ? aside : nil
+    /// Moves aside the cells' folders of matrices whose process has ended, in the work directory that holds
+    /// `folder` (this run's): each `cells-PID` whose PID runs no process, renamed so that no later run takes it
+    /// for its own; the new places.
+    private static func moveAsideDeadRuns(beside folder: URL?) -> [URL] {
+        guard let folder else { return [] }
+        let work = folder.deletingLastPathComponent()
+        let names = (try? FileSystem.contentsOfDirectory(work)) ?? []
+        return names.compactMap { name -> URL? in
+            guard name.hasPrefix("cells-"), let process = Int32(name.dropFirst("cells-".count)), process > 0, !Processes.exists(process) else { return nil }
+            let aside = work.appending(component: ".\(name)-removing-\(UUID().uuidString)")
+            return (try? FileSystem.renameNoReplace(work.appending(component: name), to: aside)) != nil ? aside : nil
+        }
     }
 
     /// Runs one cell: decided when planned so, else its own process. Blocks: call it from `BlockingThreads`.

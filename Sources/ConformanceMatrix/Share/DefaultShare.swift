@@ -2,6 +2,7 @@ public import Foundation
 public import HostProfiles
 import OpenCoreFoundation
 import OpenImageIO
+import SharingSystem
 
 /// What the matrix shares when it is given nothing: a photo, a camera's 48 MP photo and 12 MP still, a Live
 /// Photo bundle (the still and its video), a PDF, a page's URL and a note, written by our own generator into a directory (the same bytes every time, so a
@@ -20,13 +21,13 @@ public enum DefaultShare {
         let large = directory.appendingPathComponent("photo-48mp.jpg"), still = directory.appendingPathComponent("photo-12mp.jpg")
         try writeIfChanged(try jpeg(width: 1200, height: 800), to: photo)
         try writeIfChanged(Data(Self.pdf.utf8), to: pdf)
-        if !isFile(large) { try FileManager.default.copyItem(at: try photo48MP(), to: large) }
-        if !isFile(still) { try FileManager.default.copyItem(at: try photo12MP(), to: still) }
+        if !isFile(large) { try copy(try photo48MP(), to: large) }
+        if !isFile(still) { try copy(try photo12MP(), to: still) }
         // A Live Photo as the photo picker hands it over: a directory holding the still and the video.
         let bundle = directory.appendingPathComponent("Live Photo.pvt", isDirectory: true)
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
         let bundledStill = bundle.appendingPathComponent("IMG_0001.JPG")
-        if !isFile(bundledStill) { try FileManager.default.copyItem(at: still, to: bundledStill) }
+        if !isFile(bundledStill) { try copy(still, to: bundledStill) }
         try writeIfChanged(Data(movieHeader), to: bundle.appendingPathComponent("IMG_0001.MOV"))
         return SharedContent(files: [photo, large, still, bundle, pdf], urls: [pageURL], texts: [note], title: title)
     }
@@ -82,7 +83,7 @@ public enum DefaultShare {
         case .photos:
             let first = try photo48MP()
             let photos = [first] + (2...10).map { largeFiles.appendingPathComponent("camera-48mp-\($0).jpg") }
-            for photo in photos.dropFirst() where !isFile(photo) { try FileManager.default.copyItem(at: first, to: photo) }
+            for photo in photos.dropFirst() where !isFile(photo) { try copy(first, to: photo) }
             return photos
         case .file:
             try FileManager.default.createDirectory(at: largeFiles, withIntermediateDirectories: true)
@@ -99,6 +100,21 @@ public enum DefaultShare {
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
         try handle.truncate(atOffset: size)
+    }
+
+    /// Copies `source` to `destination` whole or not at all: into a name of its own beside it, then renamed to
+    /// it unless it is there by then, so that runs sharing a directory (two matrices, two fuzzers) never see a
+    /// part, nor fail on the other's copy (the same bytes).
+    private static func copy(_ source: URL, to destination: URL) throws {
+        let part = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent)-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: source, to: part)
+        defer { try? FileManager.default.removeItem(at: part) }
+        do {
+            try FileSystem.renameNoReplace(part, to: destination)
+        } catch {
+            // Another run's copy got there first: the same bytes.
+            if !isFile(destination) { throw error }
+        }
     }
 
     private static func isFile(_ url: URL) -> Bool {

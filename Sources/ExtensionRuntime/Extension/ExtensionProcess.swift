@@ -47,20 +47,14 @@ public enum ExtensionProcess {
         @Sendable func endIfDone() {
             let done = ending.withLock { $0.requestEnded && $0.drained && ($0.hostHasIt || $0.hostGone) }
                 && ProcessActivities.count == 0 && !connection.hasLoadsInFlight
-            guard done else { return }
-            guard ProcessActivity.busyThreads() == 0 else {
-                // Looked at again, from a thread of its own, until its threads are quiet (or the host, whose time
-                // after completion runs on, ends it).
-                guard ending.withLock({ state in defer { state.watching = true }; return !state.watching }) else { return }
-                Thread.detachNewThread {
-                    while ProcessActivity.busyThreads() > 0 { Thread.sleep(forTimeInterval: 0.005) }
-                    ending.withLock { $0.watching = false }
-                    endIfDone()
-                }
-                return
+            guard done, ending.withLock({ state in defer { state.watching = true }; return !state.watching }) else { return }
+            // Once its threads are quiet (or the host, whose time after completion runs on, ends it).
+            QuietWatch.shared.whenQuiet { waited in
+                ending.withLock { $0.watching = false }
+                guard !waited else { return endIfDone() }
+                KeptPreferences.write()
+                exit(0)
             }
-            KeptPreferences.write()
-            exit(0)
         }
         ProcessActivities.observe { _ in endIfDone() }
         // Once the request has ended, what a load's handler queued on the main queue runs before the check
@@ -101,7 +95,7 @@ public enum ExtensionProcess {
                     ExtensionPresenter.alertObserver = { connection.report($0) }
                     ExtensionPresenter.tapObserver = { connection.reportTap($0) }
                     ExtensionPresenter.stuckObserver = { connection.reportStuck($0) }
-                    ExtensionPresenter.process = ExtensionPresenter.ProcessProbe(busyThreads: ProcessActivity.busyThreads,
+                    ExtensionPresenter.process = ExtensionPresenter.ProcessProbe(whenQuiet: QuietWatch.shared.whenQuiet,
                                                                                  holdsConnection: ProcessActivity.holdsNetworkStream)
                     ExtensionPresenter.present(controller, with: context, user: user)
                 } else {

@@ -32,9 +32,17 @@ public typealias BackgroundUploader = @Sendable (_ transfer: BackgroundTransfer,
 /// takes the file when the task is made: what the extension does with its own after is its own), carried on a
 /// task of its own by the host's uploader, the supervisor told of each end (`ended`) to pass it on while the
 /// process lives, and all of them awaited, within a bound, once the process has ended.
+///
+/// The copies are the extension's disk as much as its own files are: counted against the run's disk budget
+/// (`stored`, which the disk meter adds), a body that would pass it failing its transfer at once; a sparse body,
+/// which a copy would write out whole, refused as a returned file is; and kept beneath the containers'
+/// directory, named for the host's process, so that a host killed mid-transfer leaves them to the next host's
+/// sweep, as it leaves its extension's container. Every copy has ended before the directory is removed.
 final class TransferCarrier: Sendable {
     /// Signalled when transfers have ended: `waiting()` has them.
     let ended: Wakeup
+    /// The bytes of the bodies' copies: what the host stores for the extension.
+    let stored = Locked(0)
     private let uploader: BackgroundUploader?
     /// Where the bodies' copies are, made with the first transfer and removed when all have ended.
     private let bodies = Locked<TemporaryDirectory?>(nil)
@@ -48,7 +56,10 @@ final class TransferCarrier: Sendable {
     private let state = Locked(State())
     /// Whether the extension's program has ended, as the kernel says it now (the supervisor may see it later).
     private let programEnded = Locked<(@Sendable () -> Bool)?>(nil)
+    /// The transfers not yet ended, and the copies of their bodies not yet made (never cancelled: a copy is bounded
+    /// by the budget, and none runs on into a removed directory).
     private let running = DispatchGroup()
+    private let copying = DispatchGroup()
 
     /// How long the host waits for transfers still running once the process has ended.
     static let patience: Duration = .seconds(60)
@@ -63,30 +74,43 @@ final class TransferCarrier: Sendable {
     /// How many transfers the process handed over.
     var count: Int { state.withLock { $0.transfers.count } }
 
-    /// Starts carrying transfer `id` with its body: the host owns the file from now on. A process that hands over
-    /// more than `transferRecords` breaks the protocol.
-    func start(id: UInt32, _ wire: WireTransfer, body: OpenFile) throws(ProtocolViolation) {
-        let bytes = Int((try? body.status().size) ?? 0)
-        let transfer = BackgroundTransfer(session: wire.session, sharedContainer: wire.sharedContainer, method: wire.method, url: wire.url,
+    /// Starts carrying transfer `id` with its body, `room` the bytes the run's disk budget has left: the host owns
+    /// the file from now on. A body that is not a readable regular file, or is sparse, or a process that hands over
+    /// more than `transferRecords`, breaks the protocol; a body larger than `room` fails its transfer at once.
+    func start(id: UInt32, _ wire: WireTransfer, body: OpenFile, room: Int) throws(ProtocolViolation) {
+        let status = try ProviderMirror.incomingFile(body, "a background transfer's body")
+        guard status.size <= status.allocatedSize + ProviderMirror.sparseAllowance else {
+            throw ProtocolViolation("a background transfer's body claims \(status.size) bytes but stores \(status.allocatedSize); the host takes no sparse file from an extension")
+        }
+        let bytes = Int(status.size)
+        var transfer = BackgroundTransfer(session: wire.session, sharedContainer: wire.sharedContainer, method: wire.method, url: wire.url,
                                           headers: wire.headers.map { "\($0.name): \($0.value)" }, bytes: bytes)
+        let refusal = bytes > room ? RemoteError(domain: NSURLErrorDomain, code: Int64(NSURLErrorDataLengthExceedsMaximum),
+                                                 message: "its body (\(bytes) bytes) would pass the run's disk budget, \(max(0, room)) bytes left") : nil
+        if let refusal { transfer.error = refusal.description }
         let index: Int? = state.withLock { state in
             guard state.transfers.count < Self.transferRecords else { return nil }
             state.transfers.append(transfer)
-            state.endedAt.append(nil)
+            state.endedAt.append(refusal == nil ? nil : ContinuousClock.now)
+            if let refusal { state.endings.append((id, 0, refusal)) }
             return state.transfers.count - 1
         }
         guard let index else { throw ProtocolViolation("more than \(Self.transferRecords) background transfers") }
-        let (uploader, state, ended, running, bodies, programEnded) = (uploader, state, ended, running, bodies, programEnded)
+        if refusal != nil { return ended.signal() }
+        stored.withLock { $0 += bytes }
+        let (uploader, state, ended, running, copying, bodies, programEnded) = (uploader, state, ended, running, copying, bodies, programEnded)
         running.enter()
+        copying.enter()
         let task = Task.detached {
             var status: Int?
             var failure: RemoteError?
             if let uploader {
                 do {
                     let copy = try await BlockingThreads.run { () throws(SystemError) -> URL in
+                        defer { copying.leave() }
                         let directory = try bodies.withLock { directory throws(SystemError) -> URL in
                             if let directory { return directory.url }
-                            let made = try TemporaryDirectory(prefix: "OpenSharing-transfers-")
+                            let made = try TemporaryDirectory(in: Container.root, prefix: "\(Processes.current)-transfers-")
                             directory = made
                             return made.url
                         }
@@ -103,6 +127,7 @@ final class TransferCarrier: Sendable {
                         : RemoteError(domain: cocoa.domain, code: Int64(cocoa.code), message: "\(error)")
                 }
             } else {
+                copying.leave()
                 failure = RemoteError(domain: NSURLErrorDomain, code: Int64(NSURLErrorNotConnectedToInternet), message: "this host carries no background transfers")
             }
             let programGone = programEnded.withLock { $0 }?() ?? false
@@ -147,6 +172,9 @@ final class TransferCarrier: Sendable {
             state.withLock { $0.tasks }.forEach { $0.cancel() }
             _ = await BlockingThreads.run { running.wait(timeout: .now() + 5) }
         }
+        // No copy runs on into a removed directory.
+        let copying = copying
+        await BlockingThreads.run { copying.wait() }
         bodies.withLock { $0?.remove() }
         return state.withLock { state in
             zip(state.transfers, state.endedAt).map { transfer, end in

@@ -6,10 +6,11 @@ import SharingSystem
 /// extension opened where it writes (a notification's attachments, returned files, through the descriptors
 /// that crossed), and those reads wait on the gate too, so the supervisor's thread cannot be the one to answer.
 ///
-/// An access that does not make a file longer goes on. One that does goes on while the bytes used (as last
-/// measured, with what the gate let files grow by since) and its growth fit the budget; else the places are
-/// measured again on this thread, and if it still does not fit and its process has the file open for writing (a
-/// read past a file's end adds nothing), it fails with ENOSPC, and `refusal` is signalled for the supervisor to
+/// An access that takes no storage goes on: a read, or a write over what the file has allocated. One that may
+/// take some (`DiskGate.Access.growth`: an append, a write into a hole or past the end, an access whose
+/// descriptor cannot be found, each counted whole) goes on while the bytes used (as last measured, with what the
+/// gate let files grow by since) and its growth fit the budget; else the places are measured again on this
+/// thread, and if it still does not fit it fails with ENOSPC, and `refusal` is signalled for the supervisor to
 /// end the extension over its budget. What the extension stores never passes the budget but by writes already
 /// on their way (one per writing thread).
 final class DiskGatekeeper: Sendable {
@@ -36,8 +37,6 @@ final class DiskGatekeeper: Sendable {
                     }
                     if meter.usedWithGranted + access.growth <= limit || meter.measureHere(keepingPeak: false) + access.growth <= limit {
                         meter.grant(access.growth)
-                        gate.answer(access, allow: true)
-                    } else if !gate.isWrite(access) {
                         gate.answer(access, allow: true)
                     } else {
                         // Recorded before the answer: whatever the extension does once its write failed, the host

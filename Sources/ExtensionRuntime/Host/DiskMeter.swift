@@ -32,7 +32,8 @@ final class DiskMeter: Sendable {
     /// The longest walk a caller's thread is asked to wait for.
     static let quickWalk: Duration = .milliseconds(2)
     /// What the host has written for the extension outside the places walked (a data store's attachments).
-    private let stored: Locked<Int>
+    /// What the host stores for the extension, each source counted exactly as it writes it.
+    private let stored: [Locked<Int>]
 
     /// Readable when something was written in the places walked: measure.
     let writes: WriteWatch
@@ -43,7 +44,7 @@ final class DiskMeter: Sendable {
     /// records in `hostStored`.
     ///
     /// - Throws: `SystemError` when the places cannot be watched.
-    init(walked: [URL], hostStored: Locked<Int>) throws(SystemError) {
+    init(walked: [URL], hostStored: [Locked<Int>]) throws(SystemError) {
         let now = FileSystem.diskUsage(of: walked, entryLimit: Self.entryLimit, depthLimit: Self.depthLimit)
         places = zip(walked, now).map { url, usage in (url, usage.bytes) }
         stored = hostStored
@@ -51,15 +52,17 @@ final class DiskMeter: Sendable {
         measured = try Wakeup()
     }
 
+    private var storedByHost: Int { stored.reduce(0) { $0 + $1.withLock { $0 } } }
+
     /// The bytes used as last measured, with what the host has stored since.
     var used: Int {
-        state.withLock { $0.measured } + stored.withLock { $0 }
+        state.withLock { $0.measured } + storedByHost
     }
 
     /// The bytes used as last measured, with what the host has stored since and what the disk gate let files
     /// grow by since that measurement began (some of which it may have counted already: never less than used).
     var usedWithGranted: Int {
-        state.withLock { $0.measured + $0.granted - $0.grantedAtMeasured } + stored.withLock { $0 }
+        state.withLock { $0.measured + $0.granted - $0.grantedAtMeasured } + storedByHost
     }
 
     /// Counts `bytes` the disk gate let a file grow by, before they land.
@@ -105,7 +108,7 @@ final class DiskMeter: Sendable {
             }
             state.reachedLimit = state.reachedLimit || limited
         }
-        return total + stored.withLock { $0 }
+        return total + storedByHost
     }
 
     /// Whether the last walk was quick enough to make on a caller's thread.

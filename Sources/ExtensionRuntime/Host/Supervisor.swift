@@ -45,12 +45,10 @@ final class Supervisor {
     private let clock = ContinuousClock()
     private let started: ContinuousClock.Instant
 
-    private var peak = 0
-    /// The peak since the current notification was sent.
-    private var requestPeak = 0
-    /// When the footprint was last read, and how often the resident memory is (longer as the tree grows).
-    private var measuredExactly: ContinuousClock.Instant
-    private var memoryInterval = Supervisor.memoryInterval
+    /// The tree's memory, read on a thread of its own: what it has peaked at, and whether it went over.
+    private let memory: MemoryWatch
+    /// The watch's word that the tree went over has been judged.
+    private var memoryJudged = false
     /// Everything stored on disk for the extension, measured on another thread, and when that last began.
     private let disk: DiskMeter
     /// Where the kernel has pre-content events: every access of a file's content where the extension writes
@@ -118,16 +116,10 @@ final class Supervisor {
     /// What the run found, each code once, in the order first seen.
     private var findings: [Finding]
 
-    /// How often the resident memory is read: at 500 MB/s an allocation grows 2.5 MB in that time.
-    static let memoryInterval: Duration = .milliseconds(5)
-    /// How often the footprint is read when the resident memory does not call for it: what only the footprint
-    /// sees (dirty pages of shared file mappings, memory files nobody maps) is caught this late.
-    static let footprintInterval: Duration = .milliseconds(50)
+    /// How often the loop turns with nothing to wake it: progress is reported, clocks and the disk judged.
+    static let tick: Duration = .milliseconds(5)
     /// How often the disk used for the extension is measured.
     static let diskInterval: Duration = .milliseconds(250)
-    /// Programs whose memory is not the extension's: Swift's crash reporter, which a crashing Swift program
-    /// starts, as iOS reports crashes from outside the extension.
-    static let systemPrograms: Set<String> = ["swift-backtrace"]
     /// The most URLs a run records.
     static let openedURLRecords = 1000
     /// The most alerts a run records.
@@ -204,7 +196,7 @@ final class Supervisor {
             }
             // What the app groups hold now is not the extension's: measured before it can write.
             disk = try DiskMeter(walked: [container.url, container.store.url] + (appGroupContainers.map { [$0] } ?? []),
-                             hostStored: desk?.storedBytes ?? Locked(0))
+                             hostStored: [transfers.stored] + (desk.map { [$0.storedBytes] } ?? []))
             appGroups = appGroupContainers.map { ($0, FileSystem.changeClock()) }
         } catch {
             memoryCgroup?.remove()
@@ -233,6 +225,8 @@ final class Supervisor {
             // extension's handling of that failure, not the budget, decided the run.
             if diskGate != nil { specification.fileSizeLimit = limits.disk + max(limits.disk, 64 << 20) }
             specification.gated = [container.url] + (appGroupContainers.map { [$0] } ?? [])
+            // Its log too: what it prints takes the disk as its files do.
+            specification.outputPath = container.log
             specification.watchesConnections = true
             if ProcessTree.landlockVersion >= 1 {
                 let system = ["/usr", "/bin", "/opt"].map { URL(fileURLWithPath: $0) }.filter { FileManager.default.fileExists(atPath: $0.path) }
@@ -243,7 +237,6 @@ final class Supervisor {
             // program never is: written back first (nothing to do for a program already on disk).
             try? OpenFile.reading(bundle.executable).flush()
             started = clock.now
-            measuredExactly = started - .seconds(1)
             diskMeasuredAt = started
             writeMeasuredAt = started
             tree = try ProcessTree.start(specification, name: "the extension \(bundle.name)")
@@ -266,6 +259,15 @@ final class Supervisor {
         let limit = Int64(limits.disk)
         loads = LoadServer(providers: items.flatMap { $0.attachments ?? [] }, outbox: outbox, store: container.store.url, faults: faults,
                            diskRoom: { limit - Int64(meter.used) - Int64(Self.streamReserve) })
+        do {
+            let served = loads
+            memory = try MemoryWatch(tree, limit: limits.memory, baseline: baseline, given: { served.givenMemoryFiles })
+        } catch {
+            tree.end()
+            memoryCgroup?.remove()
+            container.remove()
+            throw ExtensionRuntimeError(.spawnFailed, bundle: path, "cannot watch its memory", underlying: error)
+        }
     }
 
     /// Watches the extension until the request has its outcome and the tree has ended, then cleans up.
@@ -279,20 +281,21 @@ final class Supervisor {
             var waiting = outbox.flush()
             if !centerCalls.isEmpty { answerCenterCalls() }
             let now = clock.now
-            if now - measured >= memoryInterval {
+            if now - measured >= Self.tick {
                 measured = now
-                checkMemory()
                 loads.reportProgress()
                 waiting = outbox.flush()
             }
+            judgeMemory()
             checkDisk(now)
             if let overdue = outbox.overdue { kill(for: .protocolViolation(overdue)) }
             let current = channel ?? bootstrap
-            let reading = [tree.endDescriptor, outbox.wakeup.descriptor, disk.writes.descriptor, disk.measured.descriptor]
+            let reading = [tree.endDescriptor, outbox.wakeup.descriptor, disk.writes.descriptor, disk.measured.descriptor, memory.exceeded.descriptor]
                 + (closed ? [] : [current.descriptor]) + (gatekeeper.map { [$0.refusal.descriptor] } ?? [])
                 + (connectionWatcher.map { [$0.arrived.descriptor] } ?? []) + [transfers.ended.descriptor]
             let writing = waiting && !closed ? (channel.map { [$0.descriptor] } ?? []) : []
-            let ready = (try? Poll.ready(reading: reading, writing: writing, timeout: memoryInterval, name: "the extension")) ?? (readable: [], writable: [])
+            let ready = (try? Poll.ready(reading: reading, writing: writing, timeout: Self.tick, name: "the extension")) ?? (readable: [], writable: [])
+            if ready.readable.contains(memory.exceeded.descriptor) { memory.exceeded.drain() }
             if !closed && ready.readable.contains(current.descriptor) {
                 // Everything that waits (a few dozen messages at most, so that the measuring goes on), so that
                 // the clock below judges what the extension had sent by now, however late this thread woke.
@@ -319,7 +322,7 @@ final class Supervisor {
             // A write where the extension stores: measured now, on this thread, not at the next tick of the
             // clock — while the walk stays quick (a large tree is left to the measuring thread), and at most once
             // a memory interval, so that an extension writing without end cannot keep this thread walking.
-            if ready.readable.contains(disk.writes.descriptor), disk.writes.drain(), clock.now - writeMeasuredAt >= Self.memoryInterval {
+            if ready.readable.contains(disk.writes.descriptor), disk.writes.drain(), clock.now - writeMeasuredAt >= Self.tick {
                 writeMeasuredAt = clock.now
                 if disk.isQuick {
                     disk.measureHere(keepingPeak: true)
@@ -348,6 +351,8 @@ final class Supervisor {
                 terminatedAt = clock.now
             }
         }
+        // A tree the memory watch ended over the limit, seen ending before the loop judged the watch's word.
+        judgeMemory()
         // Whatever the extension sent before it ended still counts: an outcome sent just before exiting, on a
         // connection whose `ready` is read only now, or last seen failing while the request had no outcome.
         while killedFor == nil, !closed || outcome == nil, (try? (channel ?? bootstrap).waitUntilReadable(timeout: .zero)) == true {
@@ -357,12 +362,13 @@ final class Supervisor {
         // Nothing of the tree outlives the run; then nothing of the request's. The gate closes with its keeper's
         // thread: nothing waits on it any longer, the host's own reads of what the extension opened included.
         tree.end()
+        memory.stop()
         gatekeeper?.end()
         loads.end()
         if let memoryCgroup {
             // The kernel's kill at the cgroup's memory.max is the memory limit too.
             if memoryCgroup.oomKills > 0 && outcome == nil && killedFor == nil {
-                killedFor = .memoryLimit(limit: limits.memory, peak: max(peak, memoryCgroup.peak ?? 0))
+                killedFor = .memoryLimit(limit: limits.memory, peak: max(memory.peak, memoryCgroup.peak ?? 0))
             }
             memoryCgroup.remove()
         }
@@ -382,7 +388,7 @@ final class Supervisor {
         }
         container.remove()
         Container.waitForTidying()
-        var run = ExtensionRun(outcome: ending, loads: loads.records, returned: returned, openedURLs: opened, peakFootprint: peak,
+        var run = ExtensionRun(outcome: ending, loads: loads.records, returned: returned, openedURLs: opened, peakFootprint: memory.peak,
                                log: log, exitStatus: status,
                                sandbox: ExtensionSandbox(pidNamespace: tree.containment == .pidNamespace, landlock: ProcessTree.landlockVersion,
                                                          diskGate: gatekeeper != nil, connectionsSeen: connectionWatcher != nil))
@@ -558,6 +564,14 @@ final class Supervisor {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Judges the memory watch's word, once: the tree it ended over the limit is ended for memory, what it had
+    /// sent before counting.
+    private func judgeMemory() {
+        guard memory.isOver, !memoryJudged else { return }
+        memoryJudged = true
+        kill(overLimit: .memoryLimit(limit: limits.memory, peak: memory.peak))
+    }
+
     /// Ends the extension over a limit (memory, disk, time), once what it had sent is read: a completion already
     /// in the channel when the limit is judged counts, as a device's host has it the moment it is sent, however
     /// late this thread (a busy machine's) comes to read it. Judged while a message is being handled (its ending,
@@ -581,30 +595,6 @@ final class Supervisor {
             }
         }
         tree.end()
-    }
-
-    /// The resident memory every few milliseconds (longer as the tree grows: its reading stays under a tenth of
-    /// the time), and the footprint when the resident memory passes the peak seen so far by a step, or nears
-    /// the limit, and so before any kill, or every 50 ms for what only the footprint sees. The interval follows the cheap reading's cost
-    /// only: a runaway allocation passes the peak at every reading, and were the footprint's walk counted,
-    /// the readings would space out just when they matter.
-    private func checkMemory() {
-        let start = clock.now
-        let resident = tree.residentMemory(ignoring: Self.systemPrograms)
-        memoryInterval = min(max(Self.memoryInterval, (clock.now - start) * 10), Self.footprintInterval)
-        // The walk when the resident memory has grown a step past the peak, or nears the limit, so that a
-        // process starting up (growing all the time) is not walked at every reading.
-        let step = max(1 << 20, limits.memory / 64)
-        if resident >= peak + step || resident > limits.memory - limits.memory / 4 || start - measuredExactly >= Self.footprintInterval {
-            measuredExactly = start
-            // As the device counts it: what an empty extension already uses there is charged too.
-            let footprint = tree.footprint(excluding: loads.givenMemoryFiles, ignoring: Self.systemPrograms) + baseline
-            peak = max(peak, footprint)
-            requestPeak = max(requestPeak, footprint)
-            if footprint > limits.memory && killedFor == nil {
-                kill(overLimit: .memoryLimit(limit: limits.memory, peak: peak))
-            }
-        }
     }
 
     /// The disk used for the extension, measured on a thread of the platform layer's every quarter second;
@@ -772,14 +762,14 @@ final class Supervisor {
             // Only the first call of a notification's handler counts.
             guard desk.awaits(index), outcome == nil else { return desk.calledAgain(index) }
             // Measured as it gives the content: over its limit by then, it was over it before it could.
-            measuredExactly = clock.now - Self.footprintInterval
-            checkMemory()
+            memory.measure(exactly: true)
+            judgeMemory()
             guard killedFor == nil else { return }
-            try desk.delivered(index, content: content, files: files, expired: warned == .request, peak: requestPeak)
+            try desk.delivered(index, content: content, files: files, expired: warned == .request, peak: memory.requestPeak)
             guard let next = desk.next() else { return end(with: .completed([])) }
             outbox.send(next)
             begin(.request, budget: limits.request)
-            requestPeak = 0
+            memory.resetRequestPeak()
         case .center(let id, let call):
             guard ready, desk != nil else { throw ProtocolViolation(ready ? "a notification center call from an extension sent no notification" : "a notification center call before ready") }
             // Answered in turn, the next once the last answer has left the outbox: an extension that calls
@@ -794,7 +784,8 @@ final class Supervisor {
             guard let url = URLComponents(string: transfer.url), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false else {
                 throw ProtocolViolation("a background transfer to \(transfer.url.debugDescription.prefix(80)), which is not an http or https URL")
             }
-            try transfers.start(id: id, transfer, body: body)
+            // The room the budget has left as the transfer is handed over, measured now: its copy is counted in it.
+            try transfers.start(id: id, transfer, body: body, room: limits.disk - disk.measureHere(keepingPeak: true))
         case .request, .loaded, .openedURL, .timeWarning, .progress, .streamEnded, .ended, .notification, .centerAnswer, .transferEnded:
             throw ProtocolViolation("a host's message (\(message.kindName)) from the extension")
         }
@@ -806,8 +797,8 @@ final class Supervisor {
     /// extension is told, which lets the process end once its work after completion is done; the time after
     /// completion starts, after which the host, as iOS, ends it.
     private func end(with outcome: ExtensionOutcome) {
-        measuredExactly = clock.now - Self.footprintInterval
-        checkMemory()
+        memory.measure(exactly: true)
+        judgeMemory()
         // The disk too, now: what it wrote since the last measurement counts before the request can end.
         disk.measureHere(keepingPeak: true)
         checkDisk(clock.now)

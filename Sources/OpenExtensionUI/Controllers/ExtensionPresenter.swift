@@ -81,19 +81,18 @@ public enum ExtensionPresenter {
 
     /// Reads of the extension's process (`ExtensionPresenter.process`).
     package struct ProcessProbe: Sendable {
-        /// How many of its threads, other than the caller, are at work.
-        package var busyThreads: @Sendable () -> Int
+        /// Calls its argument, from any thread, once none of the process's threads is at work and no expiring
+        /// activity runs, telling whether any was first.
+        package var whenQuiet: @Sendable (_ body: @escaping @Sendable (_ waited: Bool) -> Void) -> Void
         /// Whether it holds a network connection: a request, or its answer, may be on its way.
         package var holdsConnection: @Sendable () -> Bool
 
-        package init(busyThreads: @escaping @Sendable () -> Int, holdsConnection: @escaping @Sendable () -> Bool) {
-            self.busyThreads = busyThreads
+        package init(whenQuiet: @escaping @Sendable (_ body: @escaping @Sendable (_ waited: Bool) -> Void) -> Void,
+                     holdsConnection: @escaping @Sendable () -> Bool) {
+            self.whenQuiet = whenQuiet
             self.holdsConnection = holdsConnection
         }
     }
-
-    /// How often a process at work is looked at again.
-    private static let probeInterval: Duration = .milliseconds(10)
 
     /// The titles of a post button on a sheet an extension builds itself, compared without regard to case: the
     /// words share sheets' own buttons use.
@@ -285,10 +284,10 @@ public enum ExtensionPresenter {
         }
     }
 
-    /// Calls `body` on the main queue once the extension is quiescent: no load, URL opening or expiring activity
-    /// in progress, no thread of its process at work (`process`), and the main queue turned twice with nothing
-    /// begun or ended in between. Whatever it takes: waiting on the extension's own state, never on a clock.
-    /// `body` learns whether anything was at work on the way.
+    /// Calls `body` on the main queue once the extension is quiescent: no load or URL opening in progress, the
+    /// main queue turned twice with nothing begun or ended in between, and, in an extension's process, none of its
+    /// threads at work and no expiring activity (`process`). Whatever it takes: waiting on the extension's own
+    /// state, never on a clock. `body` learns whether anything was at work on the way.
     private static func settle(_ work: WorkInProgress, _ body: @escaping @MainActor (_ sawActivity: Bool) -> Void) {
         let activity = Locked(false)
         @Sendable func probe() {
@@ -299,22 +298,20 @@ public enum ExtensionPresenter {
                         activity.withLock { $0 = true }
                         return probe()
                     }
-                    // An expiring activity (an upload being handed over) is looked at again, a moment later.
-                    guard ProcessActivities.count == 0 else {
-                        activity.withLock { $0 = true }
-                        return DispatchQueue.main.asyncAfter(deadline: .now() + probeInterval.inSeconds) { probe() }
-                    }
                     DispatchQueue.main.async {
                         guard work.snapshot.generation == first.generation else {
                             activity.withLock { $0 = true }
                             return probe()
                         }
-                        // A thread at work (a decode, a download's handler) is looked at again, a moment later.
-                        if let process, process.busyThreads() > 0 {
-                            activity.withLock { $0 = true }
-                            return DispatchQueue.main.asyncAfter(deadline: .now() + probeInterval.inSeconds) { probe() }
+                        guard let process else { return body(activity.withLock { $0 }) }
+                        // The threads, then the queue and the loads again: a thread's work may have begun some.
+                        process.whenQuiet { waited in
+                            DispatchQueue.main.async {
+                                guard waited || work.snapshot.generation != first.generation else { return body(activity.withLock { $0 }) }
+                                activity.withLock { $0 = true }
+                                probe()
+                            }
                         }
-                        body(activity.withLock { $0 })
                     }
                 }
             }

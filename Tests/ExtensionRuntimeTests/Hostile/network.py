@@ -1,7 +1,8 @@
 # Keeps what it was shared {WHEN}: "before" it completes, by a connection to 127.0.0.1:{PORT} ("thread": the same,
 # from a thread of its own, as URLSession connects); "right-after" the
 # completion is sent and "after" the host's word that the request has ended, by the same connection; "group" by
-# a file in its app group, "defaults" by its app group's defaults as Foundation writes them; "never" not at all.
+# a file in its app group, "defaults" by its app group's defaults as Foundation writes them; "fastopen" after the
+# host's word, by a connection opened with sendto(MSG_FASTOPEN) and no connect(2); "never" not at all.
 # Completes with nothing returned, then waits for the host's word.
 from wire import *
 import socket
@@ -33,4 +34,7 @@ while True:
         break
 if "{WHEN}" == "after":
     dial()
+if "{WHEN}" == "fastopen":
+    with socket.socket() as s:
+        s.sendto(b"GET /kept HTTP/1.0\r\n\r\n", socket.MSG_FASTOPEN, ("127.0.0.1", {PORT}))
 os._exit(0)

@@ -1,0 +1,116 @@
+@testable import ExtensionRuntime
+import Foundation
+import MachineLoad
+import OpenItemProvider
+import SharingSystem
+import Testing
+
+/// The third round of attacks on the runtime (issue 56), each shown by a hostile extension beside a control the
+/// same build refuses: what was added last — the disk gate, transfers carried by the host, the connection watch,
+/// the memory watch during a walk — holds.
+@Suite("The newest walls hold")
+struct NewestWallsTests {
+    @Test("no new namespaces, no other architecture's table, no io_uring: each refused, in a PID namespace or not", arguments: [true, false])
+    func confinement(namespace: Bool) async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try HostileBundle.make("confinement.py", in: directory, named: "Confinement")
+        var host = ExtensionHost()
+        host.allowsPIDNamespace = namespace
+        let run = try #require(try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari"), host: host))
+        let said = try #require(HostileBundle.report(run), "\(run.outcome)\n\(run.log)")
+        #expect(said == "unshare(user+mount) Operation not permitted; unshare(net) Operation not permitted; setns Operation not permitted; "
+                + "clone(user) Operation not permitted; clone3 Function not implemented; io_uring_setup Function not implemented; "
+                + "x32 getpid Function not implemented; int 0x80 getpid Function not implemented", "\(said)")
+        #expect(HostileBundle.processes(of: bundle).isEmpty)
+    }
+
+    /// The ways round the disk gate's judgement by size, each against an 8 MB budget with 40 MB: ended
+    /// interrupted-disk, with no more than the budget and a write or two on the disk. The log is in the
+    /// container, through the gated mount.
+    @Test("the disk gate judges allocation, not size: fallocate, writes into holes, appends, a thread's own descriptor table, the log",
+          arguments: ["fallocate", "holes", "append", "unshared", "log"])
+    func gateEvasion(how: String) async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try HostileBundle.make("gate-evasion.py", in: directory, named: "Gate", ["HOW": how, "MEGABYTES": "40"])
+        let host = ExtensionHost(limits: ExtensionLimits(memory: 120 << 20, disk: 8 << 20), appGroupContainers: directory.appendingPathComponent("groups"))
+        let run = try #require(try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari"), host: host))
+        #expect(run.sandbox.diskGate, "this machine's kernel (6.14 or later) holds writes for the host: \(run.sandbox)")
+        #expect(run.status == .interruptedDisk, "\(how): \(run.outcome)\n\(run.log.suffix(300))")
+        #expect(HostileBundle.processes(of: bundle).isEmpty)
+    }
+
+    @Test("memory taken while the host walks a disk of 150,000 links as the request ends is seen within a reading, and the extension ended")
+    func memoryDuringWalk() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try HostileBundle.make("walk-then-memory.py", in: directory, named: "Walk",
+                                            ["LINKS": "150000", "CHILDREN": "4", "MEGABYTES": "256"])
+        let host = ExtensionHost(limits: ExtensionLimits(memory: 120 << 20), appGroupContainers: directory.appendingPathComponent("groups"))
+        let run = try #require(try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari"), host: host))
+        // The completion was sent first: its outcome, and the kill after it found.
+        #expect(run.status == .completed, "\(run.outcome)\n\(run.log)")
+        #expect(run.peakFootprint > 120 << 20, "\(run.peakFootprint)")
+        #expect(run.peakFootprint < 400 << 20, "ended within a reading of passing the limit, not after the walk: \(run.peakFootprint)")
+        #expect(run.findings.map(\.code).contains(.workLostAtExit), "\(run.findings)")
+        #expect(HostileBundle.processes(of: bundle).isEmpty)
+    }
+}
+
+/// The same attacks beside two busy loops: the same verdicts.
+@Suite("A busy machine: the newest walls hold the same")
+struct BusyMachineWallsTests {
+    @Test("the gate's evasions and the memory during a walk, beside two busy loops", arguments: ["fallocate", "holes", "append", "unshared", "log"])
+    func busy(how: String) async throws {
+        let loops = try BusyLoops(2)
+        defer { loops.stop() }
+        try await NewestWallsTests().gateEvasion(how: how)
+        if how == "log" { try await NewestWallsTests().memoryDuringWalk() }
+    }
+}
+
+/// Uploads the host carries, within the run's disk budget and out of the host's memory.
+@Suite("Carried uploads hold to the run's budget")
+struct CarriedUploadTests {
+    /// The bodies the test's uploader was handed, by path.
+    final class Handed: @unchecked Sendable {
+        private let lock = NSLock()
+        private var paths: [String] = []
+        func add(_ path: String) { lock.withLock { paths.append(path) } }
+        var all: [String] { lock.withLock { paths } }
+    }
+
+    @Test("a sparse body is refused as a returned file is; one past the run's disk budget fails its transfer at once; one within is copied beneath the host's own folder",
+          arguments: ["sparse", "large", "small"])
+    func bodies(body: String) async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try HostileBundle.make("transfer.py", in: directory, named: "Transfer", ["BODY": body])
+        // 20 MB: the 12 MB body fits in the container, and its copy beside it would not.
+        var host = ExtensionHost(limits: ExtensionLimits(memory: 120 << 20, disk: 20 << 20), appGroupContainers: directory.appendingPathComponent("groups"))
+        let handed = Handed()
+        host.backgroundUploader = { _, file in
+            handed.add(file.path)
+            return 201
+        }
+        let run = try #require(try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari"), host: host))
+        switch body {
+        case "sparse":
+            guard case .interrupted(.protocolViolation(let said)) = run.outcome else { Issue.record("\(run.outcome)\n\(run.log)"); return }
+            #expect(said == "a background transfer's body claims 67108864 bytes but stores 0; the host takes no sparse file from an extension")
+            #expect(handed.all.isEmpty)
+        case "large":
+            #expect(run.status == .completed, "\(run.outcome)\n\(run.log)")
+            #expect(run.backgroundTransfers.first?.error?.contains("its body (12582912 bytes) would pass the run's disk budget") == true, "\(run.backgroundTransfers)")
+            #expect(handed.all.isEmpty)
+        default:
+            #expect(run.status == .completed, "\(run.outcome)\n\(run.log)")
+            #expect(run.backgroundTransfers.first?.status == 201)
+            let copy = try #require(handed.all.first)
+            #expect(copy.hasPrefix(Container.root.appending(component: "\(Processes.current)-transfers-").path), "\(copy)")
+            #expect(!FileManager.default.fileExists(atPath: copy), "removed once the transfers ended")
+        }
+        #expect(HostileBundle.processes(of: bundle).isEmpty)
+    }
+}
