@@ -25,19 +25,23 @@ struct NewestWallsTests {
         #expect(HostileBundle.processes(of: bundle).isEmpty)
     }
 
-    /// The ways round the disk gate's judgement by size, each against an 8 MB budget with 40 MB: ended
-    /// interrupted-disk, with no more than the budget and a write or two on the disk. The log is in the
-    /// container, through the gated mount.
+    /// The ways round the disk gate's judgement by size, each against an 8 MB budget with 40 MB into the app
+    /// groups the host keeps: ended interrupted-disk, with no more than the budget and a write or two left there
+    /// (40 MB landed before, the meter ending the extension only after). The log is in the container, written
+    /// through the gated mount.
     @Test("the disk gate judges allocation, not size: fallocate, writes into holes, appends, a thread's own descriptor table, the log",
           arguments: ["fallocate", "holes", "append", "unshared", "log"])
     func gateEvasion(how: String) async throws {
         let directory = try ExampleBundles.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let bundle = try HostileBundle.make("gate-evasion.py", in: directory, named: "Gate", ["HOW": how, "MEGABYTES": "40"])
-        let host = ExtensionHost(limits: ExtensionLimits(memory: 120 << 20, disk: 8 << 20), appGroupContainers: directory.appendingPathComponent("groups"))
+        let groups = directory.appendingPathComponent("groups")
+        let host = ExtensionHost(limits: ExtensionLimits(memory: 120 << 20, disk: 8 << 20), appGroupContainers: groups)
         let run = try #require(try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari"), host: host))
         #expect(run.sandbox.diskGate, "this machine's kernel (6.14 or later) holds writes for the host: \(run.sandbox)")
         #expect(run.status == .interruptedDisk, "\(how): \(run.outcome)\n\(run.log.suffix(300))")
+        let left = FileSystem.diskUsage(of: [groups], entryLimit: 1000, depthLimit: 8)[0].bytes
+        #expect(left <= (8 << 20) + (2 << 20), "\(how): \(left) bytes left in the app groups under an 8 MB budget")
         #expect(HostileBundle.processes(of: bundle).isEmpty)
     }
 

@@ -134,6 +134,12 @@ struct ScriptedUserTests {
         while !happened() && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
     }
 
+    @Test("a post control is named by a word of its title, whatever its case: Save Bookmark and SEND are, Saved and Postpone are not",
+          arguments: [("Save Bookmark", true), ("SEND", true), ("Add to list", true), ("Saved", false), ("Postpone", false), ("", false)])
+    func postWords(title: String, posts: Bool) {
+        #expect(ExtensionPresenter.names(title, ExtensionPresenter.postTitles) == posts)
+    }
+
     @Test("the user acts after a moment, and not at all once the extension has ended the request itself")
     func reactionTime() async {
         let context = context()

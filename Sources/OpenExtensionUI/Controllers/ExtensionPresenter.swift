@@ -94,8 +94,8 @@ public enum ExtensionPresenter {
         }
     }
 
-    /// The titles of a post button on a sheet an extension builds itself, compared without regard to case: the
-    /// words share sheets' own buttons use.
+    /// The words of a post button's title on a sheet an extension builds itself, each a word of the title
+    /// ("Save Bookmark"), compared without regard to case: the words share sheets' own buttons use.
     public static let postTitles: Set<String> = ["post", "share", "send", "save", "done", "add"]
     /// The titles of a cancel button, likewise.
     public static let cancelTitles: Set<String> = ["cancel", "close"]
@@ -209,7 +209,7 @@ public enum ExtensionPresenter {
         let titles = user == .post ? postTitles : cancelTitles
         let systemItems: Set<UIBarButtonItem.SystemItem> = user == .post ? [.done, .save, .add] : [.cancel, .close]
         let items = barItemsShown(in: onScreen(shown)).filter { item in
-            item.systemItem.map(systemItems.contains) ?? item.title.map { titles.contains($0.lowercased()) } ?? false
+            item.systemItem.map(systemItems.contains) ?? item.title.map { names($0, titles) } ?? false
         }
         if let item = items.first(where: \.isEnabled) {
             let name = item.systemItem.map { "bar item \($0)" } ?? "bar item \"\(shortened(item.title ?? ""))\""
@@ -217,7 +217,7 @@ public enum ExtensionPresenter {
             item.tap()
             return .tapped(name)
         }
-        let matching = buttons(in: shown.view).filter { $0.currentTitle.map { titles.contains($0.lowercased()) } ?? false }
+        let matching = buttons(in: shown.view).filter { $0.currentTitle.map { names($0, titles) } ?? false }
         if let button = matching.first(where: \.isEnabled) {
             let name = "button \"\(shortened(button.currentTitle ?? ""))\""
             tapObserver?(name)
@@ -232,6 +232,11 @@ public enum ExtensionPresenter {
             return .nothing("the sheet shows no control to \(goal) (a button or a bar item on screen titled \(titles.sorted().joined(separator: ", ")))")
         }
         return .nothing("its control to \(goal) is disabled (\(disabled.prefix(4).joined(separator: ", ")))")
+    }
+
+    /// Whether `title` says one of `words`, as a word of it, whatever the case: "Save Bookmark" is a Save.
+    package static func names(_ title: String, _ words: Set<String>) -> Bool {
+        title.lowercased().split { !$0.isLetter }.contains { words.contains(String($0)) }
     }
 
     /// A title as a report holds it: its first 256 bytes of UTF-8, whole characters.

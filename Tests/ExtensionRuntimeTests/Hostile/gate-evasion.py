@@ -1,4 +1,4 @@
-# Tries to land more than its disk budget in its container past the disk gate, {HOW}: "fallocate" makes a file
+# Tries to land more than its disk budget in its app groups (which the host keeps) past the disk gate, {HOW}: "fallocate" makes a file
 # long with ftruncate, then allocates it with fallocate; "holes" makes it long, then writes into the holes;
 # "append" writes with O_APPEND after seeking back to the start, so each write's offset is 0; "unshared" writes
 # from a thread with a descriptor table of its own (unshare(CLONE_FILES)), which /proc/PID/fd does not show;
@@ -6,6 +6,7 @@
 from wire import *
 import ctypes, threading
 host = connect()
+os.chdir(os.environ["OPENSHARING_APP_GROUP_CONTAINERS"])
 libc = ctypes.CDLL(None, use_errno=True)
 chunk = os.urandom(1 << 20)
 total = {MEGABYTES} << 20
