@@ -101,6 +101,23 @@ struct NewUserVerdictTests {
         #expect(run.findings.allSatisfy { $0.severity == .warn }, "\(run.findings)")
     }
 
+    @Test("an upload begun first that cancels when the network fails is not held to the network the run refuses: cancelled, network-refused as a warning")
+    func networkRefused() async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try ExtensionBundle(url: ExampleBundles.make("UploadsAfterPost", in: directory) { plist in
+            plist["UploadsFirst"] = true
+            plist["CancelsOnFailure"] = true
+        })
+        let items = try Self.share("notes", SharedContent(texts: ["lunch at noon"], title: "Note"), in: directory)
+        let run = try await ExtensionHost(appGroupContainers: directory.appendingPathComponent("groups")).run(bundle, items: items)
+        guard case .cancelled = run.outcome else { Issue.record("\(run.outcome): \(run.log)"); return }
+        #expect(run.taps == ["Post"])
+        #expect(run.findings.allSatisfy { $0.severity == .warn }, "\(run.findings)")
+        let refused = try #require(run.findings.first { $0.code == .networkRefused })
+        #expect(refused.message.hasPrefix("it looked up api.example.com and was refused, as every run is"))
+    }
+
     @Test("an upload to a server on 127.0.0.1 begun after completeRequest is found every run, by its connection")
     func loopbackUploadAfterCompletion() async throws {
         let directory = try ExampleBundles.directory()

@@ -59,6 +59,8 @@ enum NetworkWork: Equatable {
 enum NetworkPolicy {
     /// The port DNS queries go to.
     static let dnsPort: UInt16 = 53
+    /// What a refused connection's address is marked with in a run's `connections`.
+    static let refusedMark = " (refused: not this machine's loopback)"
 
     /// What `connection` is, and the error it fails with (`nil`: it goes on).
     static func judge(_ connection: ConnectionWatch.Connection) -> (work: NetworkWork?, refusal: ConnectionWatch.Refusal?) {

@@ -20,6 +20,9 @@ public struct Finding: Codable, Sendable, Hashable, CustomStringConvertible {
         /// The extension completed having loaded of an attachment only a reference to its content (its file URL),
         /// never the content: what it kept of it (uploaded, wrote, returned) is not what was shared.
         case contentNotLoaded = "content-not-loaded"
+        /// The extension looked a host up, or connected beyond this machine's loopback, and was refused, as every
+        /// run is: what it would have sent or received over the network was not tried here.
+        case networkRefused = "network-refused"
         /// The program was built without optimisation: its times are not a device's.
         case debugBuild = "debug-build"
         /// Code of the extension's own that a device compiles was left out of this build: it never ran here.
@@ -30,7 +33,7 @@ public struct Finding: Codable, Sendable, Hashable, CustomStringConvertible {
         public var severity: Severity {
             switch self {
             case .handlerCalledTwice, .requestEndedTwice, .workLostAtExit, .nothingKept, .cancelledAfterPost, .declinedShare, .contentNotLoaded: .fail
-            case .debugBuild, .notCompiledHere: .warn
+            case .debugBuild, .notCompiledHere, .networkRefused: .warn
             }
         }
     }

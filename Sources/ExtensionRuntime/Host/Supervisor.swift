@@ -381,6 +381,11 @@ final class Supervisor {
         let log = readLog()
         let ending = finalOutcome(status)
         judgeEnding(ending)
+        if let refused = refusedNetwork {
+            found(Finding(.networkRefused, "it \(refused) and was refused, as every run is (an extension's network here is this machine's loopback): "
+                          + "a device would have reached it, and what it would have sent or received was not tried; serve what it talks to on "
+                          + "127.0.0.1 to test that part"))
+        }
         if keptNothing(ending) {
             found(Finding(.nothingKept, "it completed having kept nothing of what it was given: it returned no item, opened no URL, wrote nothing to an "
                           + "app group (a file, or UserDefaults(suiteName:)), opened no network connection and handed no upload to a background session, so on a device what the "
@@ -413,20 +418,18 @@ final class Supervisor {
         let attachments = items.flatMap { $0.attachments ?? [] }
         let asked = loads.asked
         switch ending {
-        case .cancelled where user == .post && (loads.failedByRun || exhaustedAttachment(attachments, asked)):
-            // A load the run failed (a fault, the disk budget), or every representation of an attachment failed:
-            // the host's failure, not the extension's choice.
+        case .cancelled where user == .post && (loads.failedByRun || refusedNetwork != nil || exhaustedAttachment(attachments, asked)):
+            // A load the run failed (a fault, the disk budget), the network the run refuses, or every representation
+            // of an attachment failed: the run's failure or the host's, not the extension's choice.
             return
         case .cancelled(let error) where user == .post:
             let said = "\(error.domain) \(error.code): \(error.localizedDescription)"
-            let network = lookups.isEmpty ? "" : "; it was refused the network (it looked up \(lookups[0])): an extension's network here is this machine's "
-                + "loopback, so serve what it uploads to on 127.0.0.1 or allow this finding for the cell"
             if taps.isEmpty {
                 found(Finding(.declinedShare, "it cancelled the request itself (\(said)) before the user could post, on a share its activation rule "
-                              + "admitted: the system offered it, and the person sees it fail; decline nothing the rule admits\(network)"))
+                              + "admitted: the system offered it, and the person sees it fail; decline nothing the rule admits"))
             } else {
                 found(Finding(.cancelledAfterPost, "the user tapped \(taps.last ?? "Post") and it cancelled the request itself (\(said)): the share the "
-                              + "person posted fails on a device; load another representation when one fails, or say why in the sheet before Post\(network)"))
+                              + "person posted fails on a device; load another representation when one fails, or say why in the sheet before Post"))
             }
         case .completed:
             guard let kept = keptReference(attachments, asked) else { return }
@@ -522,7 +525,7 @@ final class Supervisor {
             if lookups.count < Self.connectionRecords, !lookups.contains(name) { lookups.append(name) }
             what = "looked up \(name) (the first step of a request to it)"
         case .connection(let address, let refused)?:
-            if connected.count < Self.connectionRecords { connected.append(address.map { refused ? "\($0) (refused: not this machine's loopback)" : $0 }) }
+            if connected.count < Self.connectionRecords { connected.append(address.map { refused ? $0 + NetworkPolicy.refusedMark : $0 }) }
             what = "opened a network connection (to \(address ?? "an address not read"))"
         }
         guard outcome != nil else { return }
@@ -830,6 +833,15 @@ final class Supervisor {
             centerCalls.removeFirst()
             if let answer = desk.center(call) { outbox.send(.centerAnswer(id: id, answer: answer)) }
         }
+    }
+
+    /// The network work the run refused, in words, if any: the first name looked up, or address beyond loopback.
+    private var refusedNetwork: String? {
+        if let name = lookups.first { return "looked up \(name)" }
+        if let address = connected.compactMap({ $0 }).first(where: { $0.hasSuffix(NetworkPolicy.refusedMark) }) {
+            return "connected to \(address.dropLast(NetworkPolicy.refusedMark.count))"
+        }
+        return nil
     }
 
     /// What a stuck run adds of the code this build left out: it may be what the sheet waited for.
