@@ -55,7 +55,8 @@ struct Appex: CommandPlugin {
             // In OpenSharing's own package (its examples), OpenSharing's libraries are a dependency as for any user,
             // not the extension's code: left out as another package's are.
             let vended = isOpenSharing(context.package)
-                ? Set(context.package.products.compactMap { $0 as? LibraryProduct }.flatMap(\.targets).map(\.id)) : []
+                ? Set(context.package.products.compactMap { $0 as? LibraryProduct }.flatMap(\.targets)
+                    .flatMap { [$0] + $0.recursiveTargetDependencies }.map(\.id)) : []
             let own = Set(context.package.targets.map(\.id)).subtracting(vended)
             let targets = [target] + target.recursiveTargetDependencies.filter { own.contains($0.id) }.compactMap { $0 as? SourceModuleTarget }
             let sources = targets.flatMap { $0.sourceFiles(withSuffix: "swift").map { $0.url.path } }
