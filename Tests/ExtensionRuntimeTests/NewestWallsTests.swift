@@ -40,6 +40,12 @@ struct NewestWallsTests {
         let run = try #require(try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari"), host: host))
         #expect(run.sandbox.diskGate, "this machine's kernel (6.14 or later) holds writes for the host: \(run.sandbox)")
         #expect(run.status == .interruptedDisk, "\(how): \(run.outcome)\n\(run.log.suffix(300))")
+        // What the refused write would have brought the use to: one 40 MB allocation, or the budget and a megabyte.
+        if case .interrupted(.diskLimit(let limit, let used)) = run.outcome {
+            #expect(limit == 8 << 20)
+            #expect(used > limit, "\(how): \(used)")
+            #expect(how == "fallocate" ? used >= 40 << 20 : used <= limit + (2 << 20), "\(how): \(used)")
+        }
         let left = FileSystem.diskUsage(of: [groups], entryLimit: 1000, depthLimit: 8)[0].bytes
         #expect(left <= (8 << 20) + (2 << 20), "\(how): \(left) bytes left in the app groups under an 8 MB budget")
         #expect(HostileBundle.processes(of: bundle).isEmpty)
@@ -71,6 +77,18 @@ struct BusyMachineWallsTests {
         defer { loops.stop() }
         try await NewestWallsTests().gateEvasion(how: how)
         if how == "log" { try await NewestWallsTests().memoryDuringWalk() }
+    }
+
+    @Test("confinement, carried uploads and a connection in a SYN's data, beside two busy loops", arguments: ["sparse", "large", "small"])
+    func busyCarried(body: String) async throws {
+        let loops = try BusyLoops(2)
+        defer { loops.stop() }
+        try await CarriedUploadTests().bodies(body: body)
+        switch body {
+        case "sparse": try await NewestWallsTests().confinement(namespace: true)
+        case "large": try await NewestWallsTests().confinement(namespace: false)
+        default: try await HostileExtensionTests().keptAndLost(when: "fastopen", codes: [.workLostAtExit], connects: true)
+        }
     }
 }
 

@@ -31,7 +31,7 @@ enum BackgroundUploads {
         }
     }
 
-    /// The server's answer as it comes: its status kept, its body counted and dropped.
+    /// The server's answer as it comes: its status kept, its body let go.
     // @unchecked: a URLSession delegate (an NSObject) whose state is under its locks.
     private final class Answer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         let ended = Locked<(@Sendable (Result<Int, any Error>) -> Void)?>(nil)

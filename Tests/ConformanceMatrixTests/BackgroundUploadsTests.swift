@@ -1,0 +1,75 @@
+#if os(Linux)
+@testable import ConformanceMatrix
+@testable import ExtensionRuntime
+import Foundation
+import Testing
+
+/// How `sharing` carries an extension's background uploads: the server's answer costs the host its status, not
+/// its body.
+@Suite("Background uploads the host carries")
+struct BackgroundUploadsTests {
+    /// A server on 127.0.0.1 that takes a POST's body and answers 201 with `megabytes` of zeros, a megabyte at a
+    /// time; it prints its port, then serves one request.
+    private static let server = """
+        import http.server, sys
+        class Answer(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                self.rfile.read(int(self.headers["Content-Length"]))
+                megabytes = int(sys.argv[1])
+                self.send_response(201)
+                self.send_header("Content-Length", str(megabytes << 20))
+                self.end_headers()
+                chunk = bytes(1 << 20)
+                for _ in range(megabytes):
+                    self.wfile.write(chunk)
+            def log_message(self, *arguments):
+                pass
+        server = http.server.HTTPServer(("127.0.0.1", 0), Answer)
+        print(server.server_address[1], flush=True)
+        server.handle_request()
+        """
+
+    @Test("a server that answers an upload with a gigabyte is heard to its end; the host keeps its status, and its body never grows the host's memory")
+    func largeAnswer() async throws {
+        let process = Process(), output = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", Self.server, "1024"]
+        process.standardOutput = output
+        try process.run()
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        let port = try #require(Int(line.trimmingCharacters(in: .whitespacesAndNewlines)), "the server said \(line)")
+
+        let directory = FileManager.default.temporaryDirectory.appending(component: "uploads-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let body = directory.appending(component: "body")
+        try Data(repeating: 7, count: 64 << 10).write(to: body)
+        let transfer = BackgroundTransfer(session: "uploads", sharedContainer: nil, method: "POST", url: "http://127.0.0.1:\(port)/add",
+                                          headers: ["Content-Type: application/octet-stream"], bytes: 64 << 10)
+
+        // The peak resident size, from here: 5 in clear_refs sets it to what is resident now.
+        try Data("5".utf8).write(to: URL(fileURLWithPath: "/proc/self/clear_refs"))
+        let before = try Self.resident("VmHWM")
+        let status = try await BackgroundUploads.carry(transfer, body)
+        let grown = try Self.resident("VmHWM") - before
+        #expect(status == 201)
+        // Other tests of this process run beside it (a 48 MP fixture is about 200 MB while it is drawn): the bound
+        // leaves room for them, and is half of what keeping the answer would cost.
+        #expect(grown < 512 << 20, "the host's peak grew by \(grown) bytes while a 1 GB answer came in")
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "the server wrote the whole answer")
+    }
+
+    /// A figure of `/proc/self/status`, in bytes.
+    private static func resident(_ field: String) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix(field + ":") })
+        let kilobytes = try #require(Int(line.split(separator: " ").dropFirst().first ?? ""))
+        return kilobytes << 10
+    }
+}
+#endif
