@@ -57,13 +57,14 @@ DOCUMENTED := SharingShim ExtensionRuntime ConformanceMatrix
 
 # The runtime's reliability tests count this process's descriptors, children and memory, so they run in a
 # test process of their own, where no other test opens or allocates at the same time; the tests that make the
-# machine busy on purpose run in one of their own too, so that their load slows no other test. Every import a target
+# machine busy on purpose run in one of their own too, so that their load slows no other test, and one at a time,
+# so that each is beside the loops it starts and no others (a "quiet" run of one is quiet). Every import a target
 # makes must be a dependency it declares (the build fails otherwise).
 test: deps
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	$(SWIFT) test --skip-build --skip 'ReliabilityTests|BusyMachine'
 	$(SWIFT) test --skip-build --filter ReliabilityTests
-	$(SWIFT) test --skip-build --filter BusyMachine
+	$(SWIFT) test --skip-build --filter BusyMachine --no-parallel
 	rm -f $(COMPATIBILITY)/Package.resolved
 	clone=$$(Tools/versioned-clone.sh .build/versioned) && cd $(COMPATIBILITY) && export OPENSHARING_VERSIONED_CLONE=$$clone && \
 		$(SWIFT) build --disable-dependency-cache --product sharing && \

@@ -572,12 +572,15 @@ struct MatrixCommandTests {
 struct BusyMachineMatrixTests {
     @Test("the same grid on a busy machine: extensions with a compose sheet, alerts and timers of their own, users post and cancel, quiet and then beside four busy loops twice")
     func sameGridWhenBusy() async throws {
+        // Photos shares a camera's 48 MP photo: UploadShare's request (a preview and a copy of it) is charged about
+        // 4 s here on a quiet machine and 6.6–8.2 s beside four loops, for the host's own share of the work is slowed
+        // and not credited (docs/runtime.md, Time). A budget well above both judges what the grid is for.
         try await withTemporaryDirectory { directory in
             let bundles = try ["UploadShare", "ImportAction", "Uppercase", "ImageSaver"].map { try ExampleBundle.make($0, in: directory).path }
             func matrix(_ name: String, _ extra: [String]) async throws -> [String: [String]] {
                 let json = directory.appending(path: "\(name).json")
                 let result = try await Sharing.run(["test"] + bundles + ["--devices", "iphone-13", "--hosts", "photos,messages,notes", "--users", "post,cancel",
-                                                                         "--faults", "none", "--timeout", "5", "--seed", "3", "--json", json.path,
+                                                                         "--faults", "none", "--timeout", "30", "--seed", "3", "--json", json.path,
                                                                          "--work", directory.appending(path: name).path] + extra)
                 #expect(result.status == 0 || result.status == 1, "\(result.standardOutput)\(result.standardError)")
                 #expect(!result.standardOutput.contains("flaky:"), "\(result.standardOutput)")
