@@ -6,18 +6,25 @@ import Glibc
 /// scripted user acts, and its process ends after its request, only once it is quiet. Read from the process's
 /// own state, never from a clock: a busy machine keeps a thread waiting for a core, which is still at work.
 package enum ProcessActivity {
-    /// The threads of this process, other than the calling one, that are at work: running or waiting for a core
-    /// (`R`), in the disk's wait (`D`), stopped (`T`, `t`: a debugger), or held in a call the host answers
-    /// before it is made (a connect, a send that may carry a DNS query or open a connection).
-    package static func busyThreads() -> Int {
+    /// How a thread is at work.
+    package enum Work: Sendable, Equatable {
+        /// Running or waiting for a core (`R`).
+        case running
+        /// In the disk's wait (`D`), stopped (`T`, `t`: a debugger), or held in a call the host answers before it
+        /// is made (a connect, a send that may carry a DNS query or open a connection).
+        case waiting
+    }
+
+    /// The threads of this process, other than the calling one, that are at work, and how.
+    package static func busyThreads() -> [Int32: Work] {
         let caller = currentThread
-        guard let tasks = opendir("/proc/self/task") else { return 0 }
+        guard let tasks = opendir("/proc/self/task") else { return [:] }
         defer { closedir(tasks) }
-        var busy = 0
+        var busy: [Int32: Work] = [:]
         while let entry = readdir(tasks) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             guard let thread = Int32(name), thread != caller else { continue }
-            if isBusy(thread) { busy += 1 }
+            busy[thread] = work(of: thread)
         }
         return busy
     }
@@ -44,18 +51,27 @@ package enum ProcessActivity {
     /// The calling thread's identifier, as /proc/self/task names it.
     package static var currentThread: Int32 { csharing_thread_id() }
 
-    /// Whether thread `thread` of this process is at work, as `busyThreads()` counts it.
-    package static func isBusy(_ thread: Int32) -> Bool {
+    /// How long thread `thread` of this process has been on a core, in nanoseconds (`schedstat`'s first field), or
+    /// `nil` when the kernel does not say (or the thread has ended).
+    package static func timeOnCore(_ thread: Int32) -> UInt64? {
+        guard let text = read("/proc/self/task/\(thread)/schedstat") else { return nil }
+        return UInt64(String(decoding: text.prefix { $0 != UInt8(ascii: " ") }, as: UTF8.self))
+    }
+
+    /// How thread `thread` of this process is at work, or `nil` when it is asleep (or has ended).
+    package static func work(of thread: Int32) -> Work? {
         guard let stat = read("/proc/self/task/\(thread)/stat"),
-              let close = stat.lastIndex(of: UInt8(ascii: ")")), stat.index(close, offsetBy: 2) < stat.endIndex else { return false }
+              let close = stat.lastIndex(of: UInt8(ascii: ")")), stat.index(close, offsetBy: 2) < stat.endIndex else { return nil }
         switch stat[stat.index(close, offsetBy: 2)] {
-        case UInt8(ascii: "R"), UInt8(ascii: "D"), UInt8(ascii: "T"), UInt8(ascii: "t"):
-            return true
+        case UInt8(ascii: "R"):
+            return .running
+        case UInt8(ascii: "D"), UInt8(ascii: "T"), UInt8(ascii: "t"):
+            return .waiting
         default:
             // Asleep, unless in a call the host holds: "NUMBER ARGUMENTS…" while in a call, "running" otherwise.
-            guard let call = read("/proc/self/task/\(thread)/syscall") else { return false }
+            guard let call = read("/proc/self/task/\(thread)/syscall") else { return nil }
             let number = Int(String(decoding: call.prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") }, as: UTF8.self))
-            return number.map { csharing_is_held_call($0) != 0 } ?? false
+            return number.map { csharing_is_held_call($0) != 0 } == true ? .waiting : nil
         }
     }
 

@@ -33,13 +33,13 @@ struct ProcessActivityTests {
             return thread.withLock { $0 }
         }
         let id = try #require(identifier)
-        #expect(await BlockingThreads.run { until { ProcessActivity.isBusy(id) } })
+        #expect(await BlockingThreads.run { until { ProcessActivity.work(of: id) == .running } })
         spinning.withLock { $0 = false }
         // Asleep in the semaphore's wait: a quiet thread.
-        #expect(await BlockingThreads.run { until { !ProcessActivity.isBusy(id) } })
+        #expect(await BlockingThreads.run { until { ProcessActivity.work(of: id) == nil } })
         parked.signal()
         ended.wait()
-        #expect(await BlockingThreads.run { until { !ProcessActivity.isBusy(id) } })
+        #expect(await BlockingThreads.run { until { ProcessActivity.work(of: id) == nil } })
     }
 
     @Test("a connected TCP socket is a network stream held")
