@@ -51,11 +51,15 @@ package enum ProcessActivity {
     /// The calling thread's identifier, as /proc/self/task names it.
     package static var currentThread: Int32 { csharing_thread_id() }
 
-    /// How long thread `thread` of this process has been on a core, in nanoseconds (`schedstat`'s first field), or
-    /// `nil` when the kernel does not say (or the thread has ended).
+    /// How long thread `thread` of this process has been on a core, in nanoseconds, or `nil` when the kernel does not
+    /// say (or the thread has ended). Read from the thread's CPU clock (its kernel thread identifier as a clock,
+    /// as `pthread_getcpuclockid` makes it), which counts a running thread's time up to now; `schedstat`'s figure
+    /// moves only at the scheduler's ticks, a few milliseconds at a time.
     package static func timeOnCore(_ thread: Int32) -> UInt64? {
-        guard let text = read("/proc/self/task/\(thread)/schedstat") else { return nil }
-        return UInt64(String(decoding: text.prefix { $0 != UInt8(ascii: " ") }, as: UTF8.self))
+        var time = timespec()
+        let clock = clockid_t(bitPattern: (~UInt32(bitPattern: thread)) << 3 | 6)
+        guard clock_gettime(clock, &time) == 0 else { return nil }
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     /// How thread `thread` of this process is at work, or `nil` when it is asleep (or has ended).

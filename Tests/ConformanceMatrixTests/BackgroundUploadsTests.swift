@@ -36,11 +36,11 @@ struct BackgroundUploadsTests {
         server.handle_request()
         """
 
-    @Test("a server that answers an upload with a gigabyte: the host keeps its status and ends the task before the body, which never grows its memory")
+    @Test("a server that answers an upload with 4 GB: the host keeps its status and cancels the task, and the answer never grows its memory to its size")
     func largeAnswer() async throws {
         let process = Process(), output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", Self.server, "1024"]
+        process.arguments = ["-c", Self.server, "4096"]
         process.standardOutput = output
         try process.run()
         defer {
@@ -64,14 +64,14 @@ struct BackgroundUploadsTests {
         let status = try await BackgroundUploads.carry(transfer, body)
         let grown = try Self.resident("VmHWM") - before
         #expect(status == 201)
-        // Other tests of this process run beside it (a 48 MP fixture is about 200 MB while it is drawn): the bound
-        // leaves room for them, and is half of what keeping the answer would cost (1.35 GB on a busy machine when
-        // the body was let come and dropped).
-        #expect(grown < 512 << 20, "the host's peak grew by \(grown) bytes while a 1 GB answer was sent")
+        // What arrives before the cancel reaches the delegate stays a while: Foundation on Linux reads the body as
+        // fast as the server sends it, and a busy machine holds the delegate back (up to 700 MB here, on CI beside
+        // busy loops). Other tests of this process run beside it too. Keeping the answer would cost all 4 GB.
+        #expect(grown < 2 << 30, "the host's peak grew by \(grown) bytes while a 4 GB answer was sent")
         let written = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         let megabytes = try #require(Int(written.trimmingCharacters(in: .whitespacesAndNewlines)), "the server said \(written)")
-        #expect(megabytes < 1024, "the host read the whole answer: the server wrote \(megabytes) MB")
+        #expect(megabytes < 4096, "the host read the whole answer: the server wrote \(megabytes) MB")
     }
 
     /// A figure of `/proc/self/status`, in bytes.
