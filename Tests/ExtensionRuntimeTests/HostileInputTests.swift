@@ -125,7 +125,8 @@ struct HostileInputTests {
 
     /// 40 files of 7 MB written a megabyte at a time into the app groups under an 8 MB budget: ended
     /// interrupted-disk, and the kernel held every write until the host let it go, so what is left is within
-    /// the budget and the one write that may be on its way, however busy the machine.
+    /// the budget and the one write that may be on its way, however busy the machine. Confined, where the
+    /// meter judges after the writes, the same verdict.
     static func fillGroups() async throws {
         let directory = try ExampleBundles.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -134,9 +135,11 @@ struct HostileInputTests {
         let host = ExtensionHost(limits: ExtensionLimits(memory: 120 << 20, disk: 8 << 20), appGroupContainers: groups)
         let run = try #require(try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari"), host: host))
         #expect(run.status == .interruptedDisk, "\(run.outcome)\n\(run.log)")
-        #expect(run.sandbox.diskGate, "this machine's kernel (6.14 or later) holds writes for the host: \(run.sandbox)")
-        let left = FileSystem.diskUsage(of: [groups], entryLimit: 1000, depthLimit: 8)[0].bytes
-        #expect(left <= (8 << 20) + (1 << 20), "\(left) bytes left in the app groups under an 8 MB budget")
+        #expect(run.sandbox.diskGate == !ExtensionHostTestsSupport.confined, "this machine's kernel (6.14 or later) holds writes for the host unless confined: \(run.sandbox)")
+        if run.sandbox.diskGate {
+            let left = FileSystem.diskUsage(of: [groups], entryLimit: 1000, depthLimit: 8)[0].bytes
+            #expect(left <= (8 << 20) + (1 << 20), "\(left) bytes left in the app groups under an 8 MB budget")
+        }
     }
 
     @Test("kernel memory the extension holds in socket buffers it never reads counts against its memory limit")

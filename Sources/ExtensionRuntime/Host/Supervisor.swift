@@ -214,16 +214,15 @@ final class Supervisor {
             bootstrap = host
             var specification = ProcessTree.Specification(
                 executable: bundle.executable, environment: environment, directory: container.url, channel: guest, output: log,
-                dataLimit: max(limits.memory * 2, limits.memory + (256 << 20)), fileSizeLimit: limits.disk,
+                dataLimit: max(limits.memory * 2, limits.memory + (256 << 20)), fileSizeLimit: limits.disk + max(limits.disk, 64 << 20),
                 cgroupProcesses: memoryCgroup?.processes, pidNamespace: pidNamespace)
             // Its container and app groups, gated where the kernel allows: the budget is kept before a byte lands.
+            // The gate, or the meter after the writes where the kernel has none, keeps the budget; the file size
+            // limit above is only a backstop well beyond it. At the budget itself, a write failed with EFBIG before
+            // the gate or the meter could judge it, and the extension's handling of that failure (Python ignores
+            // SIGXFSZ), not the budget, decided the run: a different verdict on a machine without the gate.
             let diskGate = try? DiskGate()
             specification.diskGate = diskGate
-            // With a gate, the gate keeps the budget and the file size limit is only a backstop beyond it: at the
-            // budget itself, a write the gate let go while a measurement missed an earlier one still on its way
-            // (a busy machine widens that moment) failed with EFBIG before the gate could refuse the next, and the
-            // extension's handling of that failure, not the budget, decided the run.
-            if diskGate != nil { specification.fileSizeLimit = limits.disk + max(limits.disk, 64 << 20) }
             specification.gated = [container.url] + (appGroupContainers.map { [$0] } ?? [])
             // Its log too: what it prints takes the disk as its files do.
             specification.outputPath = container.log
