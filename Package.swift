@@ -310,7 +310,8 @@ package.targets += [
 package.products.append(.library(name: "ConformanceMatrix", targets: ["ConformanceMatrix"]))
 package.targets.append(.target(name: "ConformanceMatrix", dependencies: ["ExtensionRuntime", "HostProfiles", "ExtensionManifest", "OpenItemProvider", "OpenExtensionUI", "ShareInbox", "OpenImageIO", "OpenCoreFoundation", "OpenUniformTypeIdentifiers", "OpenUserNotifications", "SharingSystem", "PackageSupport"],
                                swiftSettings: strictSettings))
-package.targets.append(.testTarget(name: "ConformanceMatrixTests", dependencies: ["ConformanceMatrix", "ExtensionRuntime", "HostProfiles", "OpenExtensionUI"], swiftSettings: strictSettings))
+package.targets.append(.testTarget(name: "ConformanceMatrixTests", dependencies: ["ConformanceMatrix", "ExtensionRuntime", "HostProfiles", "OpenExtensionUI", "MachineLoad"],
+                                   swiftSettings: strictSettings))
 if let sharing = package.targets.firstIndex(where: { $0.name == "sharing" }) {
     package.targets[sharing].dependencies += ["ExtensionRuntime", "ConformanceMatrix", "OpenExtensionUI"]
 }

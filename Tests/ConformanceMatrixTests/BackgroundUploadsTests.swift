@@ -2,12 +2,15 @@
 @testable import ConformanceMatrix
 @testable import ExtensionRuntime
 import Foundation
+import MachineLoad
 import Testing
 
 /// How `sharing` carries an extension's background uploads: the server's answer costs the host its status, not
-/// its body.
-@Suite("Background uploads the host carries")
-struct BackgroundUploadsTests {
+/// its body — beside two busy loops, where a queue of the answer's pieces for a delegate fell furthest behind.
+/// `make test` runs the busy machine's tests one at a time in a process of their own, so the peak measured is
+/// this test's alone.
+@Suite("A busy machine: background uploads the host carries")
+struct BusyMachineUploadTests {
     /// A server on 127.0.0.1 that takes a POST's body and answers 201 with `megabytes` of zeros, a megabyte at a
     /// time; it prints its port, serves one request, and prints how many megabytes of the answer it wrote before
     /// the client went away.
@@ -36,8 +39,10 @@ struct BackgroundUploadsTests {
         server.handle_request()
         """
 
-    @Test("a server that answers an upload with 4 GB: the host keeps its status and cancels the task, and the answer never grows its memory to its size")
+    @Test("a server that answers an upload with 4 GB: the host keeps its status and cancels the task, and keeps none of the answer")
     func largeAnswer() async throws {
+        let loops = try BusyLoops(2)
+        defer { loops.stop() }
         let process = Process(), output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = ["-c", Self.server, "4096"]
@@ -64,10 +69,9 @@ struct BackgroundUploadsTests {
         let status = try await BackgroundUploads.carry(transfer, body)
         let grown = try Self.resident("VmHWM") - before
         #expect(status == 201)
-        // What arrives before the cancel reaches the delegate stays a while: Foundation on Linux reads the body as
-        // fast as the server sends it, and a busy machine holds the delegate back (up to 700 MB here, on CI beside
-        // busy loops). Other tests of this process run beside it too. Keeping the answer would cost all 4 GB.
-        #expect(grown < 2 << 30, "the host's peak grew by \(grown) bytes while a 4 GB answer was sent")
+        // Foundation's own buffers, the session's and the task's, and the 64 KB body's copy: the answer's pieces
+        // are dropped as they are read (with a data delegate queued for them, the peak grew by up to 698 MB).
+        #expect(grown < 16 << 20, "the host's peak grew by \(grown) bytes while a 4 GB answer was sent")
         let written = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         let megabytes = try #require(Int(written.trimmingCharacters(in: .whitespacesAndNewlines)), "the server said \(written)")
