@@ -38,7 +38,8 @@ extensions: deps
 demo: extensions
 	@Examples/demo.sh
 
-# Tests of concurrent code run a second time under the thread sanitizer (its own build folder). Not those that
+# Tests of concurrent code run a second time under the thread sanitizer (its own build folder); its reports
+# are written apart and printed last when it fails, so that the end of a CI log shows them. Not those that
 # start child processes: the runtime's child is a clone of this threaded process, whose first libc call that the
 # sanitizer intercepts (vfork) waits forever for a lock another thread held at the clone.
 TSAN_SKIPPED := ChildProcessTests|ProcessTreeTests|ChildRunTests|ProcessIdentityTests
@@ -78,7 +79,9 @@ test: deps $(CONFINE)
 			$(COMPATIBILITY_EXTENSIONS:%=--product %) && \
 		$(SWIFT) test --disable-dependency-cache
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_TESTS)' --skip '$(TSAN_SKIPPED)'
+	rm -rf .build-tsan/races && mkdir -p .build-tsan/races
+	TSAN_OPTIONS=log_path=$(CURDIR)/.build-tsan/races/report $(SWIFT) test --sanitize=thread --scratch-path .build-tsan \
+		--filter '$(TSAN_TESTS)' --skip '$(TSAN_SKIPPED)' || { cat .build-tsan/races/report* 2>/dev/null; exit 1; }
 	$(SWIFT) package generate-documentation --warnings-as-errors $(DOCUMENTED:%=--target %)
 
 $(CONFINE): Tools/confine.c
