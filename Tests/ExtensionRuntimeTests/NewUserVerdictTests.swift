@@ -101,13 +101,15 @@ struct NewUserVerdictTests {
         #expect(run.findings.allSatisfy { $0.severity == .warn }, "\(run.findings)")
     }
 
-    @Test("an upload begun first that cancels when the network fails is not held to the network the run refuses: cancelled, network-refused as a warning")
-    func networkRefused() async throws {
+    @Test("an upload begun first that cancels when the network fails is not held to the network the run refuses: cancelled, network-refused as a warning",
+          arguments: [(nil, "looked up api.example.com"), ("http://10.255.255.1:8080/shares", "connected to 10.255.255.1:8080")])
+    func networkRefused(url: String?, refusal: String) async throws {
         let directory = try ExampleBundles.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let bundle = try ExtensionBundle(url: ExampleBundles.make("UploadsAfterPost", in: directory) { plist in
             plist["UploadsFirst"] = true
             plist["CancelsOnFailure"] = true
+            if let url { plist["UploadURL"] = url }
         })
         let items = try Self.share("notes", SharedContent(texts: ["lunch at noon"], title: "Note"), in: directory)
         let run = try await ExtensionHost(appGroupContainers: directory.appendingPathComponent("groups")).run(bundle, items: items)
@@ -115,7 +117,7 @@ struct NewUserVerdictTests {
         #expect(run.taps == ["Post"])
         #expect(run.findings.allSatisfy { $0.severity == .warn }, "\(run.findings)")
         let refused = try #require(run.findings.first { $0.code == .networkRefused })
-        #expect(refused.message.hasPrefix("it looked up api.example.com and was refused, as every run is"))
+        #expect(refused.message.hasPrefix("it \(refusal) and was refused, as every run is"), "\(refused.message)")
     }
 
     @Test("an upload to a server on 127.0.0.1 begun after completeRequest is found every run, by its connection")

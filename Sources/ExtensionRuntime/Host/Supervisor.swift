@@ -113,6 +113,8 @@ final class Supervisor {
     private var connected: [String?] = []
     /// The host names the extension looked up, in order.
     private var lookups: [String] = []
+    /// The first connection refused for being beyond this machine's loopback: its address.
+    private var refusedConnection: String?
     /// What the run found, each code once, in the order first seen.
     private var findings: [Finding]
 
@@ -525,6 +527,7 @@ final class Supervisor {
             what = "looked up \(name) (the first step of a request to it)"
         case .connection(let address, let refused)?:
             if connected.count < Self.connectionRecords { connected.append(address.map { refused ? $0 + NetworkPolicy.refusedMark : $0 }) }
+            if refused, refusedConnection == nil { refusedConnection = address ?? "an address not read" }
             what = "opened a network connection (to \(address ?? "an address not read"))"
         }
         guard outcome != nil else { return }
@@ -837,10 +840,7 @@ final class Supervisor {
     /// The network work the run refused, in words, if any: the first name looked up, or address beyond loopback.
     private var refusedNetwork: String? {
         if let name = lookups.first { return "looked up \(name)" }
-        if let address = connected.compactMap({ $0 }).first(where: { $0.hasSuffix(NetworkPolicy.refusedMark) }) {
-            return "connected to \(address.dropLast(NetworkPolicy.refusedMark.count))"
-        }
-        return nil
+        return refusedConnection.map { "connected to \($0)" }
     }
 
     /// What a stuck run adds of the code this build left out: it may be what the sheet waited for.
