@@ -86,4 +86,38 @@ struct BusyMachineUploadTests {
         return kilobytes << 10
     }
 }
+
+/// Where the host carries an upload: this machine's loopback only, as for the extension's own connections.
+@Suite("Background uploads go to this machine's loopback only")
+struct CarriedUploadNetworkTests {
+    @Test("the loopback's names and addresses are loopback; anything else is not", arguments: [
+        ("127.0.0.1", true), ("127.8.9.10", true), ("localhost", true), ("LOCALHOST", true), ("::1", true), ("[::1]", true),
+        ("128.0.0.1", false), ("10.255.255.1", false), ("api.example.com", false), ("localhost.example.com", false), ("::2", false),
+        ("::ffff:127.0.0.1", true), ("::ffff:10.0.0.1", false), ("", false),
+    ])
+    func loopback(host: String, expected: Bool) {
+        #expect(BackgroundUploads.isLoopback(host) == expected)
+    }
+
+    @Test("an upload beyond loopback fails at once, not connected to the internet, saying why and what to do", arguments: [
+        "https://api.example.com/v1/shares", "http://10.255.255.1:8080/add",
+    ])
+    func refused(url: String) async throws {
+        let body = FileManager.default.temporaryDirectory.appending(component: "refused-\(UUID().uuidString)")
+        try Data("hello".utf8).write(to: body)
+        defer { try? FileManager.default.removeItem(at: body) }
+        let transfer = BackgroundTransfer(session: "uploads", sharedContainer: nil, method: "POST", url: url, headers: [], bytes: 5)
+        let host = try #require(URL(string: url)?.host)
+        do {
+            _ = try await BackgroundUploads.carry(transfer, body)
+            Issue.record("carried to \(url)")
+        } catch {
+            let refusal = error as NSError
+            #expect(refusal.domain == NSURLErrorDomain)
+            #expect(refusal.code == NSURLErrorNotConnectedToInternet)
+            #expect(refusal.localizedDescription == "refused, as every run's network beyond this machine's loopback is: \(host) is not 127.0.0.1; "
+                    + "serve the upload's endpoint on 127.0.0.1 to test it")
+        }
+    }
+}
 #endif
