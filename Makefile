@@ -45,10 +45,10 @@ demo: extensions
 TSAN_SKIPPED := ChildProcessTests|ProcessTreeTests|ChildRunTests|ProcessIdentityTests
 TSAN_TESTS := PackageSupportTests|SharingSystemTests|ContentTypesTests|OpenItemProviderTests|OpenTransferableTests|OpenUserNotificationsTests|SharingShimTests|ShareIntakeTests|ShareInboxTests|heifOrientations
 
-# The suites whose verdicts hang on what the kernel lets the sandbox do (the disk gate above all), run a second
-# time as a container's CI runs them, through Tools/confine.c: the runtime falls back, and the verdicts hold.
+# The suites whose verdicts hang on what the kernel lets the sandbox do (the disk gate, the PID namespace), run a
+# second time as a container's CI runs them, through Tools/confine.c: the runtime falls back, and the verdicts hold.
 CONFINE := .build/confine
-CONFINED_TESTS := NewestWallsTests|CarriedUploadTests|HostileInputTests|NewUserVerdictTests
+CONFINED_TESTS := NewestWallsTests|CarriedUploadTests|HostileInputTests|HostileExtensionTests|ExtensionHostTests|NewUserVerdictTests
 
 # The compatibility suite (Tests/Compatibility): a package of its own, so that nothing it builds enters this
 # package's build, depending on a tagged clone of this checkout by version, as a user's package does.

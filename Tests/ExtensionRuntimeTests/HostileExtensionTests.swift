@@ -200,7 +200,9 @@ struct HostileExtensionTests {
         let said = try #require(HostileBundle.report(run), "\(run.outcome): \(run.log)")
         // The parent is the runtime's init: number 1 in the namespace, else a process outside the extension's
         // Landlock domain. The host is outside the domain too; in a namespace its number names nothing.
-        let parent = pidNamespace ? "parent 1: refused (Operation not permitted)" : "refused (Operation not permitted)"
+        // Confined (no new namespaces), the init is a subreaper in the host's namespace instead.
+        let parent = pidNamespace && run.sandbox.pidNamespace ? "parent 1: refused (Operation not permitted)" : "refused (Operation not permitted)"
+        #expect(run.sandbox.pidNamespace == (pidNamespace && !ExtensionHostTestsSupport.confined), "\(run.sandbox)")
         let toHost = pidNamespace && run.sandbox.pidNamespace ? "host \(host): refused (No such process)" : "host \(host): refused (Operation not permitted)"
         #expect(said.hasPrefix("parent ") && said.contains(parent) && said.hasSuffix(toHost), "\(said)")
         #expect(run.sandbox.landlock >= 6)
