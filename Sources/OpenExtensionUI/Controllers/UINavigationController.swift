@@ -156,6 +156,8 @@ open class UINavigationController: UIViewController {
     open var visibleViewController: UIViewController? { topViewController?.presentedViewController ?? topViewController }
     /// Stands in for `UINavigationController.isNavigationBarHidden`.
     open var isNavigationBarHidden = false
+    /// The bar at the top, whose look code sets is kept. Stands in for `UINavigationController.navigationBar`.
+    public let navigationBar = UINavigationBar()
 
     /// Stands in for `UINavigationController.init(rootViewController:)`.
     public init(rootViewController: UIViewController) {
@@ -269,3 +271,18 @@ open class UINavigationController: UIViewController {
         topViewController?.viewDidDisappear(animated)
     }
 }
+
+/// The bar a navigation controller shows its top controller's title and items in: what code sets of its look is
+/// kept, as nothing is drawn. Stands in for UIKit's `UINavigationBar`.
+@preconcurrency @MainActor
+open class UINavigationBar: UIView {
+    /// Stands in for `UINavigationBar.barTintColor`.
+    open var barTintColor: UIColor?
+    /// Stands in for `UINavigationBar.isTranslucent`.
+    open var isTranslucent = true
+    /// Stands in for `UINavigationBar.prefersLargeTitles`.
+    open var prefersLargeTitles = false
+    /// Stands in for `UINavigationBar.titleTextAttributes`.
+    open var titleTextAttributes: [NSAttributedString.Key: Any]?
+}
+

@@ -27,8 +27,9 @@ public final class UIImage: NSObject, NSSecureCoding, @unchecked Sendable {
     }
 
     private let content: Content
-    /// The whole image, decoded, once it has been.
-    private let decoded = DecodedImage()
+    /// The whole image, decoded, once it has been: shared with the copies made from it (`withRenderingMode(_:)`),
+    /// as UIKit's share their bitmap.
+    private let decoded: DecodedImage
 
     /// Stands in for `UIImage.scale`.
     public let scale: CGFloat
@@ -36,6 +37,9 @@ public final class UIImage: NSObject, NSSecureCoding, @unchecked Sendable {
     public let imageOrientation: Orientation
     /// Whether the image is a system symbol's (`init(systemName:)`). Stands in for `UIImage.isSymbolImage`.
     public internal(set) var isSymbolImage = false
+    /// How the image is drawn: its own colours, or as a template tinted with a view's tint colour. Stands in
+    /// for `UIImage.renderingMode`.
+    public private(set) var renderingMode = RenderingMode.automatic
 
     /// Reads `data` as an image (JPEG, PNG, GIF, WebP, HEIF, TIFF, BMP), turned as its metadata says; `nil` when
     /// it is none. Nothing is decoded yet.
@@ -49,6 +53,7 @@ public final class UIImage: NSObject, NSSecureCoding, @unchecked Sendable {
     public init?(data: Data, scale: CGFloat) {
         guard let header = try? Thumbnailer.header(of: data) else { return nil }
         content = .encoded(data, header, file: nil)
+        decoded = DecodedImage()
         self.scale = max(scale, 1)
         imageOrientation = Orientation(header.orientation)
     }
@@ -61,6 +66,7 @@ public final class UIImage: NSObject, NSSecureCoding, @unchecked Sendable {
         let file = URL(fileURLWithPath: path)
         guard let data = try? Data(contentsOf: file, options: .alwaysMapped), let header = try? Thumbnailer.header(of: data) else { return nil }
         content = .encoded(data, header, file: file)
+        decoded = DecodedImage()
         let stem = file.deletingPathExtension().lastPathComponent
         scale = stem.hasSuffix("@3x") ? 3 : stem.hasSuffix("@2x") ? 2 : 1
         imageOrientation = Orientation(header.orientation)
@@ -84,8 +90,32 @@ public final class UIImage: NSObject, NSSecureCoding, @unchecked Sendable {
     /// Stands in for `UIImage.init(cgImage:scale:orientation:)`.
     public init(cgImage: CGImage, scale: CGFloat, orientation: Orientation) {
         content = .decoded(cgImage)
+        decoded = DecodedImage()
         self.scale = scale > 0 ? scale : 1
         imageOrientation = orientation
+    }
+
+    /// `image` drawn as `renderingMode` says: the same content, decoded once for both.
+    private init(_ image: UIImage, renderingMode: RenderingMode) {
+        content = image.content
+        decoded = image.decoded
+        scale = image.scale
+        imageOrientation = image.imageOrientation
+        isSymbolImage = image.isSymbolImage
+        self.renderingMode = renderingMode
+    }
+
+    /// This image, drawn as `renderingMode` says. Stands in for `UIImage.withRenderingMode(_:)`.
+    public func withRenderingMode(_ renderingMode: RenderingMode) -> UIImage {
+        renderingMode == self.renderingMode ? self : UIImage(self, renderingMode: renderingMode)
+    }
+
+    /// How an image is drawn. Stands in for UIKit's `UIImage.RenderingMode`.
+    public enum RenderingMode: Int, Sendable {
+        /// As its context decides: a template in a bar or a button, its own colours elsewhere.
+        case automatic = 0
+        case alwaysOriginal = 1
+        case alwaysTemplate = 2
     }
 
     /// The stored size in pixels, before the orientation is applied.

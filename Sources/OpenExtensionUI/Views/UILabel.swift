@@ -39,6 +39,8 @@ open class UILabel: UIView {
     open var lineBreakMode: NSLineBreakMode = .byTruncatingTail
     /// Stands in for `UILabel.adjustsFontSizeToFitWidth`.
     open var adjustsFontSizeToFitWidth = false
+    /// Stands in for `UILabel.allowsDefaultTighteningForTruncation`.
+    open var allowsDefaultTighteningForTruncation = false
     /// Stands in for `UILabel.minimumScaleFactor`.
     open var minimumScaleFactor: CGFloat = 0
     /// Stands in for `UILabel.isEnabled`.

@@ -24,6 +24,30 @@ public struct UIEdgeInsets: Equatable, Sendable {
     public static let zero = UIEdgeInsets()
 }
 
+/// Distances inward from each edge, by leading and trailing edge rather than left and right. Stands in for
+/// UIKit's `NSDirectionalEdgeInsets`.
+public struct NSDirectionalEdgeInsets: Equatable, Sendable {
+    public var top: CGFloat
+    public var leading: CGFloat
+    public var bottom: CGFloat
+    public var trailing: CGFloat
+
+    /// Stands in for `NSDirectionalEdgeInsets.init(top:leading:bottom:trailing:)`.
+    public init(top: CGFloat, leading: CGFloat, bottom: CGFloat, trailing: CGFloat) {
+        self.top = top
+        self.leading = leading
+        self.bottom = bottom
+        self.trailing = trailing
+    }
+
+    public init() {
+        self.init(top: 0, leading: 0, bottom: 0, trailing: 0)
+    }
+
+    /// Stands in for `NSDirectionalEdgeInsets.zero`.
+    public static let zero = NSDirectionalEdgeInsets()
+}
+
 /// Told what a scroll view does. Stands in for UIKit's `UIScrollViewDelegate`; every requirement has a default
 /// that does nothing, as its optional methods are.
 @MainActor

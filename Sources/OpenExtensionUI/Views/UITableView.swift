@@ -225,6 +225,14 @@ open class UITableView: UIScrollView {
     open var tableHeaderView: UIView?
     /// Stands in for `UITableView.tableFooterView`.
     open var tableFooterView: UIView?
+    /// Whether the rows show their editing controls: kept, as nothing is drawn. Stands in for
+    /// `UITableView.isEditing`.
+    open var isEditing = false
+
+    /// Stands in for `UITableView.setEditing(_:animated:)`.
+    open func setEditing(_ editing: Bool, animated: Bool) {
+        isEditing = editing
+    }
 
     private var registered: [String: UITableViewCell.Type] = [:]
     private var reusable: [String: [UITableViewCell]] = [:]

@@ -247,6 +247,15 @@ open class UIView: UIResponder {
     /// The margins code lays content out within: 8 points on each side unless set, as UIKit's default. Kept;
     /// `layoutMarginsGuide` does not follow them, as nothing is laid out here. Stands in for `UIView.layoutMargins`.
     open var layoutMargins = UIEdgeInsets(top: 8, left: 8, bottom: 8, right: 8)
+    /// The margins by leading and trailing edge, which a left-to-right layout reads as left and right: the same
+    /// margins as `layoutMargins`. Stands in for `UIView.directionalLayoutMargins`.
+    open var directionalLayoutMargins: NSDirectionalEdgeInsets {
+        get { NSDirectionalEdgeInsets(top: layoutMargins.top, leading: layoutMargins.left, bottom: layoutMargins.bottom, trailing: layoutMargins.right) }
+        set { layoutMargins = UIEdgeInsets(top: newValue.top, left: newValue.leading, bottom: newValue.bottom, right: newValue.trailing) }
+    }
+    /// How the view would be resized with its superview: kept, as nothing is laid out here. Stands in for
+    /// `UIView.autoresizingMask`.
+    open var autoresizingMask: AutoresizingMask = []
     /// The view's safe area: its bounds, as nothing insets them here. Stands in for `UIView.safeAreaLayoutGuide`.
     public private(set) lazy var safeAreaLayoutGuide = UILayoutGuide(owningView: self, identifier: "UIViewSafeAreaLayoutGuide")
     /// The view's margins: its bounds, as nothing insets them here. Stands in for `UIView.layoutMarginsGuide`.
@@ -266,6 +275,11 @@ open class UIView: UIResponder {
         animations()
         nonisolated(unsafe) let completion = completion
         DispatchQueue.main.asyncAfter(deadline: .now() + delay + duration) { completion?(true) }
+    }
+
+    /// Stands in for `UIView.animate(withDuration:animations:completion:)`.
+    open class func animate(withDuration duration: TimeInterval, animations: @escaping () -> Void, completion: ((Bool) -> Void)? = nil) {
+        animate(withDuration: duration, delay: 0, animations: animations, completion: completion)
     }
 
     /// Stands in for `UIView.animate(withDuration:animations:)`.
@@ -291,3 +305,20 @@ public struct UIAccessibilityTraits: OptionSet, Sendable {
     public static let adjustable = UIAccessibilityTraits(rawValue: 1 << 12)
     public static let header = UIAccessibilityTraits(rawValue: 1 << 16)
 }
+
+extension UIView {
+    /// Which of a view's margins and sizes follow its superview's size. Stands in for UIKit's
+    /// `UIView.AutoresizingMask`.
+    public struct AutoresizingMask: OptionSet, Sendable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+
+        public static let flexibleLeftMargin = AutoresizingMask(rawValue: 1 << 0)
+        public static let flexibleWidth = AutoresizingMask(rawValue: 1 << 1)
+        public static let flexibleRightMargin = AutoresizingMask(rawValue: 1 << 2)
+        public static let flexibleTopMargin = AutoresizingMask(rawValue: 1 << 3)
+        public static let flexibleHeight = AutoresizingMask(rawValue: 1 << 4)
+        public static let flexibleBottomMargin = AutoresizingMask(rawValue: 1 << 5)
+    }
+}
+
