@@ -82,4 +82,37 @@ struct CustomSheetUIKitTests {
         #expect(NSValue(cgPoint: CGPoint(x: 1, y: 2)).cgPointValue == CGPoint(x: 1, y: 2))
         #expect(NSValue(cgSize: CGSize(width: 3, height: 4)).cgSizeValue == CGSize(width: 3, height: 4))
     }
+
+    /// A transition of sizes, as UIKit would make one: what runs beside it runs at once, then its completion.
+    final class Resizing: NSObject, UIViewControllerTransitionCoordinator {
+        let isAnimated = true, isCancelled = false, transitionDuration: TimeInterval = 0.3
+        let containerView = UIView()
+        func animate(alongsideTransition animation: ((any UIViewControllerTransitionCoordinatorContext) -> Void)?,
+                     completion: ((any UIViewControllerTransitionCoordinatorContext) -> Void)?) -> Bool {
+            animation?(self)
+            completion?(self)
+            return true
+        }
+    }
+
+    /// A sheet that lays its card out again beside a rotation, as custom sheets do.
+    final class Sheet: UIViewController {
+        var sizes: [CGSize] = [], laidOut = 0
+        override func viewWillTransition(to size: CGSize, with coordinator: any UIViewControllerTransitionCoordinator) {
+            super.viewWillTransition(to: size, with: coordinator)
+            sizes.append(size)
+            coordinator.animate(alongsideTransition: { _ in self.laidOut += 1 })
+            coordinator.animate(alongsideTransition: nil) { context in self.laidOut += context.isCancelled ? 0 : 10 }
+        }
+    }
+
+    @Test("a controller's size transition reaches its children; what the sheet runs beside it runs, with or without a completion")
+    func sizeTransition() {
+        let parent = UINavigationController(rootViewController: Sheet())
+        let size = CGSize(width: 844, height: 390)
+        parent.viewWillTransition(to: size, with: Resizing())
+        let sheet = parent.topViewController as? Sheet
+        #expect(sheet?.sizes == [size] && sheet?.laidOut == 11)
+    }
 }
+

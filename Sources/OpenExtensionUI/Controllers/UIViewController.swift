@@ -157,6 +157,12 @@ open class UIViewController: UIResponder {
     /// Called when the traits change, which they never do while an extension runs here.
     /// Stands in for `traitCollectionDidChange(_:)`.
     open func traitCollectionDidChange(_ previousTraitCollection: UITraitCollection?) {}
+    /// Called before the view's size changes (a rotation, a resized window), which it never does while an
+    /// extension runs here; passed on to the children, as UIKit's is. Stands in for
+    /// `UIViewController.viewWillTransition(to:with:)`.
+    open func viewWillTransition(to size: CGSize, with coordinator: any UIViewControllerTransitionCoordinator) {
+        for child in children { child.viewWillTransition(to: size, with: coordinator) }
+    }
     /// Stands in for `UIViewController.viewWillAppear(_:)`.
     open func viewWillAppear(_ animated: Bool) {}
     /// Stands in for `UIViewController.viewDidAppear(_:)`.
@@ -226,3 +232,35 @@ open class UIViewController: UIResponder {
 /// A view controller is an extension's request handler, as UIKit's is: the system begins the request on the
 /// principal, then presents it.
 extension UIViewController: @preconcurrency NSExtensionRequestHandling {}
+
+/// What a transition between sizes or controllers is. Stands in for UIKit's
+/// `UIViewControllerTransitionCoordinatorContext`, in part.
+@MainActor
+public protocol UIViewControllerTransitionCoordinatorContext: NSObjectProtocol {
+    /// Stands in for `UIViewControllerTransitionCoordinatorContext.isAnimated`.
+    var isAnimated: Bool { get }
+    /// Stands in for `UIViewControllerTransitionCoordinatorContext.isCancelled`.
+    var isCancelled: Bool { get }
+    /// Stands in for `UIViewControllerTransitionCoordinatorContext.transitionDuration`.
+    var transitionDuration: TimeInterval { get }
+    /// Stands in for `UIViewControllerTransitionCoordinatorContext.containerView`.
+    var containerView: UIView { get }
+}
+
+/// Runs work beside a transition. Stands in for UIKit's `UIViewControllerTransitionCoordinator`, in part.
+@MainActor
+public protocol UIViewControllerTransitionCoordinator: UIViewControllerTransitionCoordinatorContext {
+    /// Stands in for `UIViewControllerTransitionCoordinator.animate(alongsideTransition:completion:)`; the
+    /// completion may be left out, as Apple's defaults it to `nil`.
+    @discardableResult
+    func animate(alongsideTransition animation: ((any UIViewControllerTransitionCoordinatorContext) -> Void)?,
+                 completion: ((any UIViewControllerTransitionCoordinatorContext) -> Void)?) -> Bool
+}
+
+extension UIViewControllerTransitionCoordinator {
+    @discardableResult
+    public func animate(alongsideTransition animation: ((any UIViewControllerTransitionCoordinatorContext) -> Void)?) -> Bool {
+        animate(alongsideTransition: animation, completion: nil)
+    }
+}
+
