@@ -110,7 +110,20 @@ void csharing_thread_name(char *name, size_t size) {
 #endif
 
 int csharing_packet_socketpair(int descriptors[2]) {
-    return socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, descriptors);
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, descriptors) != 0) return -1;
+    if (csharing_stamp_arrivals(descriptors[0]) != 0 || csharing_stamp_arrivals(descriptors[1]) != 0) {
+        int saved = errno;
+        close(descriptors[0]);
+        close(descriptors[1]);
+        errno = saved;
+        return -1;
+    }
+    return 0;
+}
+
+int csharing_stamp_arrivals(int socket) {
+    int on = 1;
+    return setsockopt(socket, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on);
 }
 
 ssize_t csharing_send_packet(int socket, const void *bytes, size_t length, const int *descriptors, int count, int nonblocking) {
@@ -132,13 +145,14 @@ ssize_t csharing_send_packet(int socket, const void *bytes, size_t length, const
 }
 
 ssize_t csharing_receive_packet(int socket, void *bytes, size_t capacity, int *descriptors, int capacity_descriptors,
-                                int *count, int *truncated, int *ended) {
+                                int *count, int *truncated, int *ended, long long *sent_at) {
     struct iovec vector = { .iov_base = bytes, .iov_len = capacity };
-    char control[CMSG_SPACE(sizeof(int) * 16)];
+    char control[CMSG_SPACE(sizeof(int) * 16) + CMSG_SPACE(sizeof(struct timespec))];
     struct msghdr message = { .msg_iov = &vector, .msg_iovlen = 1, .msg_control = control, .msg_controllen = sizeof control };
     *count = 0;
     *truncated = 0;
     *ended = 0;
+    *sent_at = 0;
     ssize_t received = recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
     if (received < 0 && errno == ECONNRESET) {
         // A peer that closed its end with packets of ours unread leaves this end an error, reported once, before
@@ -158,6 +172,12 @@ ssize_t csharing_receive_packet(int socket, void *bytes, size_t capacity, int *d
         }
     }
     for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_TIMESTAMPNS && header->cmsg_len >= CMSG_LEN(sizeof(struct timespec))) {
+            struct timespec stamp;
+            memcpy(&stamp, CMSG_DATA(header), sizeof stamp);
+            *sent_at = (long long)stamp.tv_sec * 1000000000LL + stamp.tv_nsec;
+            continue;
+        }
         if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
         int carried = (int)((header->cmsg_len - CMSG_LEN(0)) / sizeof(int));
         int *data = (int *)CMSG_DATA(header);
@@ -296,13 +316,14 @@ int csharing_spawn_child(const char *path, char *const *arguments, char *const *
     (void)path; (void)arguments; (void)environment; (void)input; (void)output; (void)error; (void)pid; errno = ENOSYS; return -1;
 }
 int csharing_packet_socketpair(int descriptors[2]) { (void)descriptors; errno = ENOSYS; return -1; }
+int csharing_stamp_arrivals(int socket) { (void)socket; errno = ENOSYS; return -1; }
 ssize_t csharing_send_packet(int socket, const void *bytes, size_t length, const int *descriptors, int count, int nonblocking) {
     (void)socket; (void)bytes; (void)length; (void)descriptors; (void)count; errno = ENOSYS; return -1;
 }
 ssize_t csharing_receive_packet(int socket, void *bytes, size_t capacity, int *descriptors, int capacity_descriptors,
-                                int *count, int *truncated, int *ended) {
+                                int *count, int *truncated, int *ended, long long *sent_at) {
     (void)socket; (void)bytes; (void)capacity; (void)descriptors; (void)capacity_descriptors;
-    *count = 0; *truncated = 0; *ended = 0; errno = ENOSYS; return -1;
+    *count = 0; *truncated = 0; *ended = 0; *sent_at = 0; errno = ENOSYS; return -1;
 }
 long long csharing_filesystem_type(int descriptor) { (void)descriptor; errno = ENOSYS; return -1; }
 int csharing_peer_credentials(int socket, pid_t *pid, uid_t *uid) { (void)socket; (void)pid; (void)uid; errno = ENOSYS; return -1; }

@@ -34,16 +34,18 @@ package final class PacketChannel: Sendable {
         _ = shutdown(descriptor, CInt(SHUT_RDWR))
     }
 
-    /// A connected pair, both ends close-on-exec.
+    /// A connected pair, both ends close-on-exec, each stamping the packets queued for it (`Packet.sentAt`).
     package static func pair(name: String) throws(SystemError) -> (PacketChannel, PacketChannel) {
         var ends: [CInt] = [-1, -1]
         try Syscall.retrying(.create, name) { csharing_packet_socketpair(&ends) }
         return (PacketChannel(adopting: ends[0], name: name), PacketChannel(adopting: ends[1], name: name))
     }
 
-    /// Takes over a socket descriptor received from another process (duplicated; `file` closes its own).
+    /// Takes over a socket descriptor received from another process (duplicated; `file` closes its own), and
+    /// stamps what arrives on it from now on.
     package convenience init(duplicating file: OpenFile, name: String) throws(SystemError) {
         self.init(adopting: try Syscall.retrying(.open, name) { fcntl(file.descriptor, F_DUPFD_CLOEXEC, 0) }, name: name)
+        try Syscall.retrying(.open, name) { csharing_stamp_arrivals(descriptor) }
     }
 
     /// Sends `bytes` and the descriptors of `files` and `channels` as one packet, waiting while the peer's
@@ -86,6 +88,17 @@ package final class PacketChannel: Sendable {
         package var files: [OpenFile]
         /// The packet or its descriptors did not fit what the receiver allows: the sender broke the protocol.
         package var truncated: Bool
+        /// When the peer queued it, by `PacketChannel.clock()` as the kernel stamped it; `nil` on a channel that
+        /// was not stamping arrivals then (one a peer made, before it was taken over).
+        package var sentAt: Int64?
+    }
+
+    /// The clock the kernel stamps a packet with as it is queued (the real-time clock), now, in nanoseconds since
+    /// 1970: what was sent later than this reading has a later `sentAt`.
+    package static func clock() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 
     /// Receives the next packet, waiting for one; `nil` at end of file (the peer closed or died). A packet of no
@@ -95,6 +108,7 @@ package final class PacketChannel: Sendable {
         var count: CInt = 0
         var truncated: CInt = 0
         var ended: CInt = 0
+        var sentAt: Int64 = 0
         var failure: SystemError?
         // Uninitialized: the kernel writes what arrives, and only that much is kept.
         let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
@@ -102,7 +116,7 @@ package final class PacketChannel: Sendable {
             let result = descriptors.withUnsafeMutableBufferPointer { list in
                 Result { () throws(SystemError) in
                     try Syscall.retrying(.receive, name) {
-                        csharing_receive_packet(descriptor, buffer.baseAddress, buffer.count, list.baseAddress, CInt(list.count), &count, &truncated, &ended)
+                        csharing_receive_packet(descriptor, buffer.baseAddress, buffer.count, list.baseAddress, CInt(list.count), &count, &truncated, &ended, &sentAt)
                     }
                 }
             }
@@ -114,7 +128,7 @@ package final class PacketChannel: Sendable {
         if let failure { throw failure }
         let files = descriptors.prefix(Int(count)).map { OpenFile.adopting($0, path: "a descriptor from \(name)") }
         if ended != 0 { return nil }
-        return Packet(bytes: bytes, files: files, truncated: truncated != 0)
+        return Packet(bytes: bytes, files: files, truncated: truncated != 0, sentAt: sentAt == 0 ? nil : sentAt)
     }
 
     /// Waits until a packet (or end of file) is ready to receive, at most `timeout`; whether one is.

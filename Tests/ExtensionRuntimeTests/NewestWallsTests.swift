@@ -78,6 +78,30 @@ struct NewestWallsTests {
         #expect(run.findings.map(\.code).contains(.workLostAtExit), "\(run.findings)")
         #expect(HostileBundle.processes(of: bundle).isEmpty)
     }
+
+    @Test("a completion the host reads only after the tree went over its memory counts when it was sent first, and not when the memory came first",
+          arguments: ["after", "before"])
+    func completionReadLate(order: String) async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try HostileBundle.make("held-then-memory.py", in: directory, named: "Held", ["ORDER": order, "CHILDREN": "2", "MEGABYTES": "256"])
+        // The host's handler holds the supervisor, as a busy machine would, until the memory watch has ended the tree.
+        let held = ExtensionHost(limits: ExtensionLimits(memory: 120 << 20), openURL: { _ in
+            let deadline = ContinuousClock.now + .seconds(120)
+            while !HostileBundle.processes(of: bundle).isEmpty, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            return true
+        })
+        let run = try #require(try await HostileBundle.run(bundle, items: try ExampleBundles.share("safari"), host: held))
+        #expect(run.peakFootprint > 120 << 20, "\(run.peakFootprint)")
+        if order == "after" {
+            #expect(run.status == .completed, "\(run.outcome)\n\(run.log)")
+            #expect(run.findings.map(\.code).contains(.workLostAtExit), "\(run.findings)")
+        } else {
+            guard case .interrupted(.memoryLimit(let limit, _)) = run.outcome else { Issue.record("\(run.outcome)\n\(run.log)"); return }
+            #expect(limit == 120 << 20)
+        }
+        #expect(HostileBundle.processes(of: bundle).isEmpty)
+    }
 }
 
 /// The same attacks beside two busy loops: the same verdicts.

@@ -45,9 +45,13 @@ ssize_t csharing_send_packet(int socket, const void *bytes, size_t length, const
 /// close-on-exec (MSG_CMSG_CLOEXEC). Sets `*count` to the descriptors received and `*truncated` to 1 when the
 /// packet or its descriptors did not fit (what did arrive is still returned, to be closed). Returns the bytes
 /// received, or -1; when it returns 0 with no descriptors, `*ended` says whether that was the peer's end of file
-/// (1) or a packet of no bytes (0).
+/// (1) or a packet of no bytes (0). `*sent_at` is the real-time clock's reading, in nanoseconds since 1970, that the
+/// kernel stamped the packet with as the peer queued it (a socket made to stamp arrivals), or 0 when it has none.
 ssize_t csharing_receive_packet(int socket, void *bytes, size_t capacity, int *descriptors, int capacity_descriptors,
-                                int *count, int *truncated, int *ended);
+                                int *count, int *truncated, int *ended, long long *sent_at);
+
+/// Makes the kernel stamp each packet queued for `socket` with the time it was queued (SO_TIMESTAMPNS).
+int csharing_stamp_arrivals(int socket);
 
 /// The type of the file system a descriptor's file is on (statfs's f_type), or -1 with errno.
 long long csharing_filesystem_type(int descriptor);

@@ -25,6 +25,8 @@ final class MemoryWatch: Sendable {
         /// The peak since `resetRequestPeak()`: a notification's.
         var requestPeak = 0
         var over = false
+        /// When the latest reading that found the tree within the limit began, by `PacketChannel.clock()`.
+        var withinAt: Int64 = 0
         var stopped = false
         /// When the footprint was last walked, and how often the resident memory is read.
         var walkedAt: ContinuousClock.Instant
@@ -61,6 +63,13 @@ final class MemoryWatch: Sendable {
     /// Whether the tree went over the limit (and was ended).
     var isOver: Bool { state.withLock { $0.over } }
 
+    /// Whether the tree was over the limit as it sent a message the kernel stamped `sentAt`: over, and no reading
+    /// begun since the message was sent found it within. Right within a reading either way, however late the
+    /// message is read: memory taken after a completion was sent does not undo the completion.
+    func wasOver(whenSent sentAt: Int64) -> Bool {
+        state.withLock { $0.over && $0.withinAt < sentAt }
+    }
+
     func resetRequestPeak() {
         state.withLock { $0.requestPeak = 0 }
     }
@@ -74,6 +83,7 @@ final class MemoryWatch: Sendable {
     /// its request), and ends the tree if it is over the limit. One reading at a time.
     func measure(exactly: Bool = false) {
         let start = ContinuousClock.now
+        let stamp = PacketChannel.clock()
         let resident = tree.residentMemory(ignoring: Self.systemPrograms)
         let (peak, walkedAt) = state.withLock { state in
             state.interval = min(max(Self.interval, (ContinuousClock.now - start) * 10), Self.footprintInterval)
@@ -89,6 +99,7 @@ final class MemoryWatch: Sendable {
             state.walkedAt = start
             state.peak = max(state.peak, footprint)
             state.requestPeak = max(state.requestPeak, footprint)
+            if footprint <= limit { state.withinAt = max(state.withinAt, stamp) }
             guard footprint > limit, !state.over else { return false }
             state.over = true
             return true

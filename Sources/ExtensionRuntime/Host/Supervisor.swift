@@ -90,6 +90,8 @@ final class Supervisor {
     private var killedFor: InterruptionReason?
     /// A message is being handled: what it calls must not read the channel again.
     private var handling = false
+    /// When the message being handled was sent, as the kernel stamped it (else when it was read).
+    private var handledSentAt: Int64 = 0
     private var opened: [URL] = []
     private var returned: [ExtensionLoad] = []
     private var alerts: [PresentedAlert] = []
@@ -577,6 +579,17 @@ final class Supervisor {
         kill(overLimit: .memoryLimit(limit: limits.memory, peak: memory.peak))
     }
 
+    /// Measures the memory as the message being handled ends a request (a completion, a notification's content),
+    /// and ends the extension if it was over its limit as it sent the message: a device's jetsam would have ended
+    /// it before it could. Memory it took after sending (read late, on a busy machine) leaves the message counting,
+    /// and its kill, judged after, ends the work it did after completion.
+    private func judgeMemoryAsSent() {
+        memory.measure(exactly: true)
+        guard memory.wasOver(whenSent: handledSentAt), killedFor == nil else { return }
+        memoryJudged = true
+        kill(for: .memoryLimit(limit: limits.memory, peak: memory.peak))
+    }
+
     /// Ends the extension over a limit (memory, disk, time), once what it had sent is read: a completion already
     /// in the channel when the limit is judged counts, as a device's host has it the moment it is sent, however
     /// late this thread (a busy machine's) comes to read it. Judged while a message is being handled (its ending,
@@ -678,6 +691,7 @@ final class Supervisor {
             if packet.bytes.isEmpty && packet.files.isEmpty { throw ProtocolViolation("an empty message (a packet of no bytes)") }
             handling = true
             defer { handling = false }
+            handledSentAt = packet.sentAt ?? PacketChannel.clock()
             try handle(try RuntimeMessage.decode(packet.bytes, descriptors: packet.files.count), files: packet.files)
         } catch {
             kill(for: .protocolViolation(error.message))
@@ -766,9 +780,7 @@ final class Supervisor {
             guard desk.wasSent(index) else { throw ProtocolViolation("content for notification \(index), which was not sent") }
             // Only the first call of a notification's handler counts.
             guard desk.awaits(index), outcome == nil else { return desk.calledAgain(index) }
-            // Measured as it gives the content: over its limit by then, it was over it before it could.
-            memory.measure(exactly: true)
-            judgeMemory()
+            judgeMemoryAsSent()
             guard killedFor == nil else { return }
             try desk.delivered(index, content: content, files: files, expired: warned == .request, peak: memory.requestPeak)
             guard let next = desk.next() else { return end(with: .completed([])) }
@@ -802,8 +814,7 @@ final class Supervisor {
     /// extension is told, which lets the process end once its work after completion is done; the time after
     /// completion starts, after which the host, as iOS, ends it.
     private func end(with outcome: ExtensionOutcome) {
-        memory.measure(exactly: true)
-        judgeMemory()
+        judgeMemoryAsSent()
         // The disk too, now: what it wrote since the last measurement counts before the request can end.
         disk.measureHere(keepingPeak: true)
         checkDisk(clock.now)
