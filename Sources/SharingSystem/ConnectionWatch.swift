@@ -88,14 +88,7 @@ package final class ConnectionWatch: Sendable {
         guard let text = describe(address) else { return nil }
         let port = UInt16(address[2]) << 8 | UInt16(address[3])
         let family = CInt(address.withUnsafeBytes { $0.loadUnaligned(as: sa_family_t.self) })
-        let loopback: Bool
-        if family == AF_INET {
-            loopback = address[4] == 127
-        } else {
-            let host = Array(address[8..<24])
-            let mappedPrefix: [UInt8] = Array(repeating: 0, count: 10) + [0xFF, 0xFF]
-            loopback = host == Array(repeating: 0, count: 15) + [1] || (Array(host.prefix(12)) == mappedPrefix && host[12] == 127)
-        }
+        let loopback = Loopback.contains(address: family == AF_INET ? Array(address[4..<8]) : Array(address[8..<24]))
         return (text, port, loopback)
     }
 

@@ -1,6 +1,7 @@
 import ExtensionRuntime
 import Foundation
 import PackageSupport
+import SharingSystem
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -21,7 +22,7 @@ enum BackgroundUploads {
         // A run's network is this machine's loopback, the host's carrying included: otherwise a run's report
         // would hang on the machine's network, and an extension could send through its host what its own
         // connections may not.
-        guard let host = url.host, isLoopback(host) else {
+        guard let host = url.host, Loopback.contains(host: host) else {
             throw NSError(domain: NSURLErrorDomain, code: NSURLErrorNotConnectedToInternet, userInfo: [
                 NSLocalizedDescriptionKey: "refused, as every run's network beyond this machine's loopback is: \(url.host ?? "no host") is not 127.0.0.1; "
                     + "serve the upload's endpoint on 127.0.0.1 to test it",
@@ -56,20 +57,6 @@ enum BackgroundUploads {
             }
         } onCancel: {
             session.invalidateAndCancel()
-        }
-    }
-
-    /// Whether a URL's host is this machine's loopback as the extension's own connections are judged:
-    /// `localhost`, an address of 127.0.0.0/8, `::1`, or 127.0.0.0/8 mapped into IPv6 (`::ffff:127.…`).
-    static func isLoopback(_ host: String) -> Bool {
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        if bare.lowercased() == "localhost" { return true }
-        var v4 = in_addr(), v6 = in6_addr()
-        if inet_pton(AF_INET, bare, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
-        guard inet_pton(AF_INET6, bare, &v6) == 1 else { return false }
-        return withUnsafeBytes(of: &v6) { bytes in
-            bytes.dropLast().allSatisfy { $0 == 0 } && bytes[15] == 1
-                || bytes.prefix(10).allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
         }
     }
 

@@ -7,8 +7,8 @@ import SharingSystem
 /// resident memory every few milliseconds (longer as the tree grows: its reading stays under a tenth of the time),
 /// and the footprint when the resident memory passes the peak seen so far by a step, or nears the limit, and so
 /// before any kill, or every 50 ms for what only the footprint sees. Over the limit, the watch ends the tree at
-/// once and says so (`exceeded`); the supervisor then reads what the extension had sent before (a completion
-/// already in the channel counts, as a device's host has it the moment it is sent) and gives the outcome.
+/// once and says so (`exceeded`); the supervisor then reads what the extension had sent before and gives the
+/// outcome: a completion counts when a reading begun after it was sent found the tree within (`wasOver`).
 final class MemoryWatch: Sendable {
     /// Signalled once the tree went over the limit and was ended.
     let exceeded: Wakeup

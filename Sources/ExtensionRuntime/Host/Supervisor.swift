@@ -591,8 +591,9 @@ final class Supervisor {
     }
 
     /// Ends the extension over a limit (memory, disk, time), once what it had sent is read: a completion already
-    /// in the channel when the limit is judged counts, as a device's host has it the moment it is sent, however
-    /// late this thread (a busy machine's) comes to read it. Judged while a message is being handled (its ending,
+    /// in the channel when the limit is judged counts (for memory, when it was sent before the tree went over:
+    /// `judgeMemoryAsSent`), as a device's host has it the moment it is sent, however late this thread (a busy
+    /// machine's) comes to read it. Judged while a message is being handled (its ending,
     /// which measures as it ends), what waits behind that message is left for after it.
     private func kill(overLimit reason: InterruptionReason) {
         if outcome == nil && !handling { receiveWaiting(atMost: Self.messagesBeforeConnection) }
