@@ -327,6 +327,10 @@ let exampleExtensions: [(name: String, dependencies: [Target.Dependency])] = [
     ("CompletesPerAttachment", []), ("HoldsEveryImage", ["OpenExtensionUI"]),
     ("PostAfterDownsample", ["SharingShim"]), ("UploadsAfterPost", ["SharingShim"]), ("FirstTypeOnly", ["SharingShim"]),
 ]
+/// The examples that share the app group `group.org.opensharing.examples` with their app: each lists it in its
+/// `NAME.entitlements`, which the plugin puts in the bundle.
+let entitledExamples: Set<String> = ["DecryptingService", "FirstTypeOnly", "ImportAction", "NotificationProber", "PostAfterDownsample",
+                                     "UploadShare", "NaiveResizer", "DownsamplingResizer", "ImageSaver", "FileSaver"]
 /// The files examples ship in their bundles (made by Tools/make-notification-fixtures.py).
 let exampleResources: [String: [Resource]] = ["BannerRenderer": [.copy("banner.jpg")], "BundledAttachment": [.copy("banner.jpg")]]
 // What the two resizers share: resizing a photo for upload the naive way and ImageIO's, as iOS code does.
@@ -337,7 +341,8 @@ package.targets.append(.target(name: "InboxSaver", dependencies: ["OpenItemProvi
                                path: "Examples/Extensions/InboxSaver", swiftSettings: strictSettings))
 package.targets += exampleExtensions.map { example in
     .executableTarget(name: example.name, dependencies: ["ExtensionRuntime", "OpenItemProvider"] + example.dependencies,
-                      path: "Examples/Extensions/\(example.name)", exclude: ["Info.plist"], resources: exampleResources[example.name],
+                      path: "Examples/Extensions/\(example.name)",
+                      exclude: ["Info.plist"] + (entitledExamples.contains(example.name) ? ["\(example.name).entitlements"] : []), resources: exampleResources[example.name],
                       swiftSettings: strictSettings)
 }
 #endif

@@ -39,6 +39,7 @@ sed -e 's/NeverCompletes/RoundTrip/g' \
 bundle RoundTrip "$here/RoundTrip" "$work/RoundTrip.plist"
 bundle MemoryHog "$ours/MemoryHog" "$root/Examples/Extensions/MemoryHog/Info.plist"
 bundle FileSaver "$ours/FileSaver" "$root/Examples/Extensions/FileSaver/Info.plist"
+cp "$root/Examples/Extensions/FileSaver/FileSaver.entitlements" "$work/bundles/FileSaver.appex/archived-expanded-entitlements.xcent"
 
 echo "== the runtime beside a bare socket and a bare Foundation program"
 pingpong=$("$work/seqpacket_pingpong" 100000)

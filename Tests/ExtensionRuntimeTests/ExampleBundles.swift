@@ -33,10 +33,12 @@ enum ExampleBundles {
         try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0).write(to: bundle.appendingPathComponent("Info.plist"))
         let executable = bundle.appendingPathComponent(plist["CFBundleExecutable"] as? String ?? example)
         try FileManager.default.copyItem(at: products.appendingPathComponent(example), to: executable)
-        // Its resources, as `swift package appex` copies them: the files beside its sources that are neither.
         let sources = repository.appendingPathComponent("Examples/Extensions/\(example)")
+        // Its resources, as `swift package appex` copies them: the files beside its sources that are neither; its
+        // entitlements as the plugin puts them in the bundle.
         for file in try FileManager.default.contentsOfDirectory(atPath: sources.path) where !file.hasSuffix(".swift") && file != "Info.plist" {
-            try FileManager.default.copyItem(at: sources.appendingPathComponent(file), to: bundle.appendingPathComponent(file))
+            let name = file.hasSuffix(".entitlements") ? "archived-expanded-entitlements.xcent" : file
+            try FileManager.default.copyItem(at: sources.appendingPathComponent(file), to: bundle.appendingPathComponent(name))
         }
         return bundle
     }

@@ -138,6 +138,30 @@ struct IntakeInsideExtensionTests {
         #expect(Set(run.loads.map(\.form)) == [.file])
     }
 
+    @Test("an app group the entitlements do not list has no container, as on a device: the extension's own code sees nil, and its log says why", arguments: [
+        "group.org.opensharing.Examples", nil,
+    ])
+    func unentitledGroup(entitled: String?) async throws {
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let groups = directory.appendingPathComponent("groups")
+        let url = try ExampleBundles.make("ImageSaver", in: directory)
+        // The identifier in the code is group.org.opensharing.examples: entitlements that name it in another case, or none.
+        let entitlements = url.appendingPathComponent("archived-expanded-entitlements.xcent")
+        try FileManager.default.removeItem(at: entitlements)
+        if let entitled {
+            let list: [String: Any] = ["com.apple.security.application-groups": [entitled]]
+            try PropertyListSerialization.data(fromPropertyList: list, format: .xml, options: 0).write(to: entitlements)
+        }
+        let run = try await ExtensionHost(appGroupContainers: groups).run(ExtensionBundle(url: url), items: try ExampleBundles.share("photos"))
+        guard case .cancelled(let error) = run.outcome else { Issue.record("\(run.outcome): \(run.log)"); return }
+        #expect(error.localizedDescription == "The host gave no container for group.org.opensharing.examples.")
+        let listed = entitled.map { "lists \"\($0)\"" } ?? "lists no app groups"
+        #expect(run.log.contains("containerURL(forSecurityApplicationGroupIdentifier: \"group.org.opensharing.examples\") is nil, as on a device: "
+                                 + "the extension's entitlements (com.apple.security.application-groups) \(listed)"), "\(run.log)")
+        #expect(!FileManager.default.fileExists(atPath: groups.appendingPathComponent("group.org.opensharing.examples").path))
+    }
+
     @Test("FileSaver: data representations asked for as files arrive as the host's files, byte for byte")
     func fileSaverData() async throws {
         let directory = try ExampleBundles.directory()
@@ -294,7 +318,7 @@ struct IsolationTests {
         #expect(run.sandbox.landlock == ExtensionHostTestsSupport.landlockVersion)
         let expectedOutside = confined ? "refused (Permission denied)" : "written"
         #expect(error.localizedDescription == "outside \(expectedOutside); container written; group written; another group written; "
-                + "through a link \(expectedOutside); environment HOME,LANG,OPENSHARING_APP_GROUP_CONTAINERS,OPENSHARING_SCREEN_POINTS,OPENSHARING_SCREEN_SCALE,OPENSHARING_SYSTEM_VERSION,OPENSHARING_USER,PATH,TMPDIR")
+                + "through a link \(expectedOutside); environment HOME,LANG,OPENSHARING_APP_GROUPS,OPENSHARING_APP_GROUP_CONTAINERS,OPENSHARING_SCREEN_POINTS,OPENSHARING_SCREEN_SCALE,OPENSHARING_SYSTEM_VERSION,OPENSHARING_USER,PATH,TMPDIR")
         #expect(FileManager.default.fileExists(atPath: outside.path) == !confined)
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("through-link").path) == !confined)
     }

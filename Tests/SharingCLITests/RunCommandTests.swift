@@ -12,10 +12,11 @@ enum ExampleBundle {
                                          to: bundle.appending(path: "Info.plist"))
         try FileManager.default.copyItem(at: Sharing.executable.deletingLastPathComponent().appending(path: name),
                                          to: bundle.appending(path: name))
-        // Its resources: the files beside its sources that are neither.
         let sources = repositoryRoot.appending(path: "Examples/Extensions/\(name)")
+        // Its resources: the files beside its sources that are neither; its entitlements as the plugin puts them.
         for file in try FileManager.default.contentsOfDirectory(atPath: sources.path) where !file.hasSuffix(".swift") && file != "Info.plist" {
-            try FileManager.default.copyItem(at: sources.appending(path: file), to: bundle.appending(path: file))
+            let kept = file.hasSuffix(".entitlements") ? "archived-expanded-entitlements.xcent" : file
+            try FileManager.default.copyItem(at: sources.appending(path: file), to: bundle.appending(path: kept))
         }
         return bundle
     }

@@ -213,6 +213,8 @@ final class Supervisor {
             logFile = try OpenFile.reading(container.log)
             var environment = ["HOME": container.url.path, "TMPDIR": container.temporary.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
             environment["OPENSHARING_APP_GROUP_CONTAINERS"] = appGroupContainers?.path
+            // The groups it is entitled to: `containerURL(forSecurityApplicationGroupIdentifier:)` gives no other.
+            environment["OPENSHARING_APP_GROUPS"] = bundle.applicationGroups.joined(separator: "/")
             environment.merge(extra) { _, given in given }
             let (host, guest) = try PacketChannel.pair(name: "the extension \(bundle.name)")
             bootstrap = host
