@@ -326,6 +326,7 @@ let exampleExtensions: [(name: String, dependencies: [Target.Dependency])] = [
     ("IndexesFirstItem", []), ("WaitsOnFailedLoad", []), ("HeadsMultipartName", []), ("UnwrapsMIMEType", ["OpenUniformTypeIdentifiers"]),
     ("CompletesPerAttachment", []), ("HoldsEveryImage", ["OpenExtensionUI"]),
     ("PostAfterDownsample", ["SharingShim"]), ("UploadsAfterPost", ["SharingShim"]), ("FirstTypeOnly", ["SharingShim"]),
+    ("DownloadingService", ["SharingShim"]),
 ]
 /// The examples that share the app group `group.org.opensharing.examples` with their app: each lists it in its
 /// `NAME.entitlements`, which the plugin puts in the bundle.

@@ -356,27 +356,39 @@ package final class ProcessTree: @unchecked Sendable {
         return total + buffers.values.reduce(0, +)
     }
 
-    /// How long each thread of the tree has waited for a core since it started, by thread (this namespace's
-    /// numbers): the run-queue delay the kernel keeps for each task, in nanoseconds
-    /// (`/proc/PID/task/TID/schedstat`'s second field). Time a busy machine took from the extension. The init's
-    /// counts too: it reaps the extension and says how it ended.
-    package func runQueueDelays() -> [Int32: UInt64] {
-        var delays: [Int32: UInt64] = [:]
+    /// How long each thread of the tree has waited for a core since it started, and how many times it was put on
+    /// one, by thread (this namespace's numbers): the run-queue delay the kernel keeps for each task, in
+    /// nanoseconds, and its time slices (`/proc/PID/task/TID/schedstat`'s second and third fields). Time a busy
+    /// machine took from the extension. The init's counts too: it reaps the extension and says how it ended.
+    package func runQueueDelays() -> [Int32: CoreWait] {
+        var delays: [Int32: CoreWait] = [:]
         for member in [initIdentifier] + members() {
             for thread in (try? FileSystem.contentsOfDirectory(URL(fileURLWithPath: "/proc/\(member)/task"))) ?? [] {
                 guard let identifier = Int32(thread),
-                      let delay = Self.contents(of: "/proc/\(member)/task/\(thread)/schedstat").flatMap(Self.runQueueDelay(schedstat:)) else { continue }
-                delays[identifier] = delay
+                      let wait = Self.contents(of: "/proc/\(member)/task/\(thread)/schedstat").flatMap(Self.coreWait(schedstat:)) else { continue }
+                delays[identifier] = wait
             }
         }
         return delays
     }
 
-    /// The run-queue delay in nanoseconds from the text of a schedstat file (time on a core, time waiting for
+    /// A thread's wait for a core: in all, in nanoseconds, and the time slices it was spread over.
+    package struct CoreWait: Equatable, Sendable {
+        package var delay: UInt64
+        package var slices: UInt64
+
+        package init(delay: UInt64, slices: UInt64) {
+            self.delay = delay
+            self.slices = slices
+        }
+    }
+
+    /// The run-queue delay and time slices from the text of a schedstat file (time on a core, time waiting for
     /// one, time slices).
-    package static func runQueueDelay(schedstat text: String) -> UInt64? {
+    package static func coreWait(schedstat text: String) -> CoreWait? {
         let fields = text.split(whereSeparator: \.isWhitespace)
-        return fields.count >= 2 ? UInt64(fields[1]) : nil
+        guard fields.count >= 3, let delay = UInt64(fields[1]), let slices = UInt64(fields[2]) else { return nil }
+        return CoreWait(delay: delay, slices: slices)
     }
 
     /// The members but those running a program named in `programs` (by its file name).

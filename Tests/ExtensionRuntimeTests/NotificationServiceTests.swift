@@ -1,5 +1,6 @@
 @testable import ExtensionRuntime
 import Foundation
+import MachineLoad
 import OpenUserNotifications
 import Testing
 
@@ -264,5 +265,70 @@ struct NotificationServiceTests {
             #expect(delivery.content.attachments.map(\.type) == (works ? ["public.jpeg"] : []))
             if works { #expect(delivery.peakFootprint < 24 << 20) }
         }
+    }
+}
+
+/// A download slower than the time limit, through Foundation's URLSession, whose threads on Linux poll while the
+/// download waits on the network: the time is the device's, quiet or beside busy loops.
+struct SlowDownloadTests {
+    /// A server on 127.0.0.1 that answers one GET with its headers at once and its 10-byte body `seconds` later.
+    final class SlowServer {
+        let url: URL
+        private let process = Process()
+
+        init(seconds: Double) throws {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", "-c", """
+                import http.server, sys, time
+                class Slow(http.server.BaseHTTPRequestHandler):
+                    def do_GET(self):
+                        self.send_response(200); self.send_header("Content-Length", "10"); self.end_headers(); self.wfile.flush()
+                        time.sleep(\(seconds)); self.wfile.write(b"0123456789")
+                    def log_message(self, *arguments): pass
+                server = http.server.HTTPServer(("127.0.0.1", 0), Slow)
+                print(server.server_address[1], flush=True)
+                server.handle_request()
+                """]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            var line = Data()
+            while !line.contains(UInt8(ascii: "\n")), let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty { line += byte }
+            url = URL(string: "http://127.0.0.1:\(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))/image.png")!
+        }
+
+        func stop() {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+    }
+
+    /// A 3-second download under a 2-second limit: the expiry's content is shown, marked expired, before the download ends.
+    func expiresBeforeTheDownload() async throws {
+        let server = try SlowServer(seconds: 3)
+        defer { server.stop() }
+        let directory = try ExampleBundles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try ExtensionBundle(url: ExampleBundles.make("DownloadingService", in: directory))
+        let payload = NotificationServiceTests.push(["url": server.url.absoluteString])
+        let push = try PushPayload(json: JSONSerialization.data(withJSONObject: payload), name: "payload.json")
+        let host = ExtensionHost(limits: ExtensionLimits(memory: 120 << 20, request: .seconds(2), grace: .milliseconds(500)))
+        let runs = try await host.deliver([push], to: bundle, dataStore: directory.appendingPathComponent("store"))
+        let delivery = try #require(runs.deliveries.first)
+        #expect(delivery.expired && delivery.content.title == "before the download", "\(delivery.content.title), expired: \(delivery.expired)")
+    }
+
+}
+
+/// Apart from the parallel suite (`make test` runs the suites named BusyMachine one at a time): a machine as loaded
+/// as the whole suite makes it (dozens of processes) keeps a polling thread waiting more than a wake-up's wait at
+/// each slice, and the credit comes back (docs/runtime.md, Time).
+@Suite("A busy machine: a notification service's slow download")
+struct BusyMachineSlowDownloadTests {
+    @Test("quiet and beside two busy loops: the expiry's content all the same, the polling threads' waits for a core not credited", arguments: [0, 2])
+    func download(loops count: Int) async throws {
+        let loops = try BusyLoops(count)
+        defer { loops.stop() }
+        try await SlowDownloadTests().expiresBeforeTheDownload()
     }
 }

@@ -333,9 +333,10 @@ struct ProcessTreeTests {
 
     @Test("each thread's wait for a core: two busy processes sharing one core each wait, and the count is read per thread")
     func runQueueDelays() async throws {
-        #expect(ProcessTree.runQueueDelay(schedstat: "81234 5678 9\n") == 5678)
-        #expect(ProcessTree.runQueueDelay(schedstat: "81234") == nil)
-        #expect(ProcessTree.runQueueDelay(schedstat: "81234 -5 9") == nil)
+        #expect(ProcessTree.coreWait(schedstat: "81234 5678 9\n") == ProcessTree.CoreWait(delay: 5678, slices: 9))
+        #expect(ProcessTree.coreWait(schedstat: "81234") == nil)
+        #expect(ProcessTree.coreWait(schedstat: "81234 5678") == nil)
+        #expect(ProcessTree.coreWait(schedstat: "81234 -5 9") == nil)
         let directory = try TemporaryDirectory(in: nil)
         defer { directory.remove() }
         let delays = try await blocking {
@@ -347,7 +348,7 @@ struct ProcessTreeTests {
             var delays: [Int32: UInt64] = [:]
             repeat {
                 Thread.sleep(forTimeInterval: 0.05)
-                delays = tree.runQueueDelays()
+                delays = tree.runQueueDelays().mapValues(\.delay)
             } while delays.values.filter({ $0 >= 200_000_000 }).count < 2 && Date() < deadline
             return delays
         }

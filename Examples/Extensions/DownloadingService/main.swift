@@ -1,0 +1,4 @@
+import ExtensionRuntime
+import SharingShim
+
+ExtensionProcess.run(NotificationService.init)
