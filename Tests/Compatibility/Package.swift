@@ -34,6 +34,10 @@ let extensions = [
     "ImageDownloadService", "CallOnceService", "TmpHintService", "DiscardService", "ErrorImageService", "ChatAvatarService", "ReadLaterShare", "BoardPickerShare",
 ]
 
+/// The extensions that share an app group with their app, each listing it in its `NAME.entitlements` (Xcode's), which
+/// the plugin puts in the bundle: the host gives no other group a container, as a device gives none.
+let entitled: Set<String> = ["BoardPickerShare", "FirstImageShare", "ReadLaterShare", "IntentComposerShare"]
+
 let package = Package(
     name: "OpenSharingCompatibility",
     platforms: [.macOS(.v15)],
@@ -43,7 +47,7 @@ let package = Package(
                                                                                          condition: .when(platforms: [.linux]))]
                               + (name == "ReadLaterShare" ? [.product(name: "BackgroundTransfers", package: openSharingIdentity,
                                                                       condition: .when(platforms: [.linux]))] : []),
-                          exclude: ["Info.plist"] + (name == "BoardPickerShare" ? ["BoardPickerShare.entitlements"] : []),
+                          exclude: ["Info.plist"] + (entitled.contains(name) ? ["\(name).entitlements"] : []),
                           swiftSettings: [.swiftLanguageMode(.v5)])
     } + [
         .target(name: "CompatibilityHarness", dependencies: [
