@@ -83,7 +83,6 @@ final class MemoryWatch: Sendable {
     /// its request), and ends the tree if it is over the limit. One reading at a time.
     func measure(exactly: Bool = false) {
         let start = ContinuousClock.now
-        let stamp = PacketChannel.clock()
         let resident = tree.residentMemory(ignoring: Self.systemPrograms)
         let (peak, walkedAt) = state.withLock { state in
             state.interval = min(max(Self.interval, (ContinuousClock.now - start) * 10), Self.footprintInterval)
@@ -93,6 +92,8 @@ final class MemoryWatch: Sendable {
         // starting up (growing all the time) is not walked at every reading.
         let step = max(1 << 20, limit / 64)
         guard exactly || resident >= peak + step || resident > limit - limit / 4 || start - walkedAt >= Self.footprintInterval else { return }
+        // When this reading of the footprint begins, as packets are stamped: what it finds within, it found after this.
+        let stamp = PacketChannel.clock()
         // As the device counts it: what an empty extension already uses there is charged too.
         let footprint = tree.footprint(excluding: given(), ignoring: Self.systemPrograms) + baseline
         let over = state.withLock { state -> Bool in
